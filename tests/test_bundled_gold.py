@@ -1,0 +1,75 @@
+"""Gold labels of the bundled apps are verified by executable checks in a real browser."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from webtester.bundled import APPS_ROOT, load_bundled, run_checks, serve_app
+
+INSTANCES = load_bundled()
+IDS = [i.index for i in INSTANCES]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("inst", INSTANCES, ids=IDS)
+def test_shipped_build_matches_gold(inst, browser):
+    with serve_app(inst, "shipped") as server:
+        outcomes = run_checks(inst, server.url, browser)
+    wrong = [
+        f"item {i.id} ({i.defect or 'no defect'}): gold pass={i.passed}, check={outcomes[i.id].passed} {outcomes[i.id].message}"
+        for i in inst.checklist
+        if outcomes[i.id].passed != i.passed
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("inst", INSTANCES, ids=IDS)
+def test_clean_build_passes_every_check(inst, browser):
+    with serve_app(inst, "clean") as server:
+        outcomes = run_checks(inst, server.url, browser)
+    failed = [f"item {k}: {o.message}" for k, o in outcomes.items() if not o.passed]
+    assert not failed, "\n".join(failed)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("inst", INSTANCES, ids=IDS)
+def test_each_defect_is_detected_by_its_items(inst, browser):
+    """With only defect d on, every item that depends on d fails (so its check tells the builds apart)."""
+    problems = []
+    for defect in inst.defects or []:
+        items = [i.id for i in inst.checklist if i.defect == defect.id]
+        if not items:
+            problems.append(f"defect {defect.id} has no gold item depending on it")
+            continue
+        with serve_app(inst, [defect.id]) as server:
+            outcomes = run_checks(inst, server.url, browser, items)
+        problems += [f"defect {defect.id}: item {k} still passes" for k, o in outcomes.items() if o.passed]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("inst", INSTANCES, ids=IDS)
+def test_gold_record_is_consistent(inst):
+    assert 15 <= len(inst.checklist) <= 22
+    assert {i.dimension for i in inst.checklist} == {"functionality", "constraint", "interaction", "content"}
+    defects = {d.id: d for d in inst.defects or []}
+    assert len(defects) >= 4
+    assert sum(d.shipped for d in defects.values()) >= 3
+    for item in inst.checklist:
+        if item.defect is not None:
+            assert item.defect in defects, f"item {item.id} names unknown defect {item.defect}"
+        shipped_defect = item.defect is not None and defects[item.defect].shipped
+        assert item.passed == (not shipped_defect), f"item {item.id}: pass label disagrees with its defect"
+        assert (item.bug is not None) == (not item.passed), f"item {item.id}: bug text iff failing"
+    on_disk = (APPS_ROOT / inst.index / "defects.js").read_text()
+    assert sorted(re.findall(r'"([^"]+)"', on_disk)) == sorted(inst.shipped_defects())
+
+
+def test_benchmark_size():
+    assert len(INSTANCES) == 14
+    assert sum(len(i.defects or []) for i in INSTANCES) >= 60
+    from collections import Counter
+
+    assert set(Counter(i.category.value for i in INSTANCES).values()) == {2}

@@ -1,0 +1,128 @@
+"""The bundled benchmark: apps under ``apps/``, gold records under ``gold/``.
+
+Each app is a static folder ``apps/<index>/`` whose ``index.html`` loads
+``defects.js`` before its own scripts. ``defects.js`` on disk is the shipped
+build (``window.WT_DEFECTS = [...]``); other builds are served by replacing it
+in memory, so the app's files never change.
+
+Each gold item's executable check is ``gold/checks/<index>.py::<check>``, a
+function ``(page, base_url) -> bool`` that returns True for Pass.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from webtester.browser.static_server import StaticServer
+from webtester.datasets import load_dataset
+from webtester.models import Instance
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+APPS_ROOT = PROJECT_ROOT / "apps"
+GOLD_ROOT = PROJECT_ROOT / "gold"
+CHECKS_ROOT = GOLD_ROOT / "checks"
+
+Check = Callable[..., bool]
+
+
+def load_bundled(gold_root: Path = GOLD_ROOT) -> list[Instance]:
+    """All bundled instances, in index order."""
+    return load_dataset(gold_root)
+
+
+def get_instance(index: str, gold_root: Path = GOLD_ROOT) -> Instance:
+    """One bundled instance by index (its app's folder name)."""
+    for inst in load_bundled(gold_root):
+        if inst.index == index:
+            return inst
+    names = ", ".join(i.index for i in load_bundled(gold_root))
+    raise KeyError(f"no bundled app named {index!r}; known: {names}")
+
+
+def resolve_build(instance: Instance, build: str | Iterable[str]) -> list[str]:
+    """Defect ids switched on for ``build``: 'shipped', 'clean', 'all', or explicit ids."""
+    known = [d.id for d in instance.defects or []]
+    if isinstance(build, str):
+        if build == "shipped":
+            return instance.shipped_defects()
+        if build == "clean":
+            return []
+        if build == "all":
+            return known
+        build = [b for b in build.split(",") if b]
+    chosen = list(build)
+    unknown = [d for d in chosen if d not in known]
+    if unknown:
+        raise ValueError(f"{instance.index}: unknown defect(s) {unknown}; known: {known}")
+    return chosen
+
+
+def defects_js(defects: list[str]) -> bytes:
+    """The ``defects.js`` that switches exactly ``defects`` on."""
+    return f"window.WT_DEFECTS = {json.dumps(sorted(defects))};\n".encode()
+
+
+def serve_app(instance: Instance, build: str | Iterable[str] = "shipped", apps_root: Path = APPS_ROOT) -> StaticServer:
+    """Start the app of a bundled instance in the given build; stop it with ``.stop()``."""
+    defects = resolve_build(instance, build)
+    folder = apps_root / (instance.app.path if instance.app and instance.app.path else instance.index)
+    return StaticServer(folder, overrides={"defects.js": defects_js(defects)})
+
+
+def load_checks(index: str, checks_root: Path = CHECKS_ROOT) -> ModuleType:
+    """Import ``gold/checks/<index>.py``."""
+    path = checks_root / f"{index}.py"
+    if not path.exists():
+        raise FileNotFoundError(f"no checks module for {index!r}: {path}")
+    spec = importlib.util.spec_from_file_location(f"webtester_gold_checks.{index}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass
+class CheckOutcome:
+    """Result of one executable gold check."""
+
+    item_id: int
+    passed: bool
+    message: str = ""
+    seconds: float = 0.0
+
+
+def run_checks(instance: Instance, base_url: str, browser, item_ids: Iterable[int] | None = None) -> dict[int, CheckOutcome]:
+    """Run gold checks against a running build, each in a fresh browser context.
+
+    A check that raises counts as Fail, with the exception as its message.
+    """
+    from webtester.browser.chromium import VIEWPORT
+
+    module = load_checks(instance.index)
+    wanted = set(item_ids) if item_ids is not None else None
+    outcomes: dict[int, CheckOutcome] = {}
+    for item in instance.checklist:
+        if wanted is not None and item.id not in wanted:
+            continue
+        fn: Check | None = getattr(module, item.check or f"item_{item.id}", None)
+        if fn is None:
+            raise AttributeError(f"{instance.index}: gold item {item.id} has no check function {item.check!r}")
+        context = browser.new_context(viewport=VIEWPORT)
+        context.set_default_timeout(3000)
+        page = context.new_page()
+        start = time.perf_counter()
+        try:
+            page.goto(base_url)
+            ok, msg = bool(fn(page, base_url)), ""
+        except Exception as exc:  # a check that cannot complete means the behaviour is not there
+            ok, msg = False, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        finally:
+            context.close()
+        outcomes[item.id] = CheckOutcome(item.id, ok, msg, time.perf_counter() - start)
+    return outcomes

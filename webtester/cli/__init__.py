@@ -1,0 +1,1 @@
+"""The ``webtester`` command line."""

@@ -1,0 +1,72 @@
+"""WebTestBench JSONL: one instance per line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from webtester.models import Instance
+
+
+class DatasetError(ValueError):
+    """A dataset file that cannot be read; the message names the file and line."""
+
+
+def load_dataset(path: str | Path) -> list[Instance]:
+    """Load a JSONL file, or every ``*.jsonl`` file of a folder in name order."""
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(path.glob("*.jsonl"))
+        if not files:
+            raise DatasetError(f"{path}: no *.jsonl files in this folder")
+    elif path.exists():
+        files = [path]
+    else:
+        raise DatasetError(f"{path}: no such file or folder")
+    instances: list[Instance] = []
+    seen: dict[str, str] = {}
+    for file in files:
+        for lineno, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+            if not line.strip():
+                continue
+            where = f"{file}:{lineno}"
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DatasetError(f"{where}: invalid JSON: {exc.msg} (column {exc.colno})") from exc
+            try:
+                inst = Instance.model_validate(record)
+            except ValidationError as exc:
+                raise DatasetError(f"{where}: {_describe(exc)}") from exc
+            if inst.index in seen:
+                raise DatasetError(f"{where}: duplicate index {inst.index!r} (first at {seen[inst.index]})")
+            seen[inst.index] = where
+            instances.append(inst)
+    return instances
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"])
+        value = err.get("input")
+        shown = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
+        parts.append(f"field {loc!r}: {err['msg']} (got {shown})")
+    return "; ".join(parts)
+
+
+def instance_record(inst: Instance) -> dict:
+    """The JSON record of an instance, with WebTestBench's field names and order."""
+    return inst.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def write_jsonl(instances: list[Instance], path: str | Path) -> None:
+    """Write instances as JSONL (atomically: a temporary file renamed into place)."""
+    path = Path(path)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for inst in instances:
+            fh.write(json.dumps(instance_record(inst), ensure_ascii=False) + "\n")
+    tmp.replace(path)

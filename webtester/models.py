@@ -1,0 +1,233 @@
+"""The data model shared by the tester, the workflows and the evaluation harness.
+
+Field names follow WebTestBench where a WebTestBench record exists (``GoldItem``,
+``Instance``); our own additions are optional so that a WebTestBench JSONL file
+loads and writes back unchanged.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+class Dimension(str, Enum):
+    """The four test dimensions of WebTestBench (its ``class`` field)."""
+
+    functionality = "functionality"
+    constraint = "constraint"
+    interaction = "interaction"
+    content = "content"
+
+    @property
+    def prefix(self) -> str:
+        """The id prefix used by the markdown checklist format (FT / CS / IX / CT)."""
+        return DIMENSION_PREFIX[self]
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        """Heading used in markdown checklists, e.g. ``Functionality``."""
+        return self.value.capitalize()
+
+    @classmethod
+    def from_prefix(cls, prefix: str) -> "Dimension":
+        """Dimension for an id prefix such as ``FT``; raises ``ValueError`` if unknown."""
+        for dim, pre in DIMENSION_PREFIX.items():
+            if pre == prefix.upper():
+                return dim
+        raise ValueError(f"unknown dimension prefix {prefix!r} (expected one of FT, CS, IX, CT)")
+
+
+DIMENSION_PREFIX: dict[Dimension, str] = {
+    Dimension.functionality: "FT",
+    Dimension.constraint: "CS",
+    Dimension.interaction: "IX",
+    Dimension.content: "CT",
+}
+
+
+class Category(str, Enum):
+    """WebTestBench application categories."""
+
+    presentation = "Presentation"
+    search = "Search"
+    tool = "Tool"
+    commerce = "Commerce"
+    data_management = "Data Management"
+    workflow = "Workflow"
+    user_generated_content = "User-Generated Content"
+
+
+class Status(str, Enum):
+    """Outcome of executing one test item. ``error`` means it could not be executed."""
+
+    passed = "pass"
+    failed = "fail"
+    error = "error"
+
+
+class TestItem(BaseModel):
+    """One predicted test item: a (description, action, expected) triple in a dimension."""
+
+    __test__ = False  # not a pytest test class
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, description="e.g. FT-01")
+    dimension: Dimension
+    description: str = Field(min_length=1)
+    action: str = ""
+    expected: str = ""
+
+
+class BugReport(BaseModel):
+    """What went wrong: the issue and the behaviour actually observed."""
+
+    issue: str = Field(min_length=1)
+    actual: str = ""
+
+
+class Evidence(BaseModel):
+    """What supports a verdict: the steps taken and what the browser reported."""
+
+    steps: list[str] = Field(default_factory=list)
+    screenshots: list[str] = Field(default_factory=list, description="paths relative to the run folder")
+    console_errors: list[str] = Field(default_factory=list)
+    page_errors: list[str] = Field(default_factory=list)
+    failed_requests: list[str] = Field(default_factory=list)
+    trace: str | None = None
+    notes: str = ""
+
+
+class Cost(BaseModel):
+    """Resources spent on an item or an instance."""
+
+    tool_calls: int = 0
+    model_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    seconds: float = 0.0
+
+    def __add__(self, other: "Cost") -> "Cost":
+        return Cost(
+            tool_calls=self.tool_calls + other.tool_calls,
+            model_calls=self.model_calls + other.model_calls,
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            seconds=self.seconds + other.seconds,
+        )
+
+
+class Verdict(BaseModel):
+    """The recorded outcome of one test item."""
+
+    item_id: str
+    status: Status
+    bug_report: BugReport | None = None
+    evidence: Evidence = Field(default_factory=Evidence)
+    cost: Cost = Field(default_factory=Cost)
+
+    @model_validator(mode="after")
+    def _fail_needs_report(self) -> "Verdict":
+        if self.status is Status.failed and self.bug_report is None:
+            raise ValueError(f"verdict for {self.item_id!r} is 'fail' but has no bug_report")
+        return self
+
+
+class GoldItem(BaseModel):
+    """A gold checklist item in WebTestBench's format, plus optional extensions.
+
+    Extensions (absent from WebTestBench records): ``defect`` names the seeded
+    defect the item depends on, ``check`` names its executable check.
+    """
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    id: int
+    content: str = Field(min_length=1)
+    dimension: Dimension = Field(alias="class")
+    passed: bool = Field(alias="pass")
+    bug: str | None = None
+    defect: str | None = None
+    check: str | None = None
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _strict_int(cls, v: Any) -> Any:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ValueError(f"id must be an integer, got {v!r}")
+        return v
+
+    @field_validator("passed", mode="before")
+    @classmethod
+    def _strict_bool(cls, v: Any) -> Any:
+        if not isinstance(v, bool):
+            raise ValueError(f"pass must be true or false, got {v!r}")
+        return v
+
+
+class AppSpec(BaseModel):
+    """How to start an instance's app: a static folder, an npm project, or a URL."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["static", "npm", "url"]
+    path: str | None = Field(default=None, description="folder, relative to the dataset's apps root")
+    url: str | None = None
+
+
+class Defect(BaseModel):
+    """A seeded, switchable defect of a bundled app."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    dimension: Dimension
+    description: str
+    shipped: bool = Field(description="switched on in the default ('as shipped') build")
+
+
+class Instance(BaseModel):
+    """One benchmark instance: an instruction, its category and gold checklist."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    index: str = Field(min_length=1)
+    instruction: str = Field(min_length=1)
+    category: Category
+    checklist: list[GoldItem]
+    app: AppSpec | None = None
+    defects: list[Defect] | None = None
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> "Instance":
+        seen: set[int] = set()
+        for item in self.checklist:
+            if item.id in seen:
+                raise ValueError(f"duplicate checklist id {item.id} in instance {self.index!r}")
+            seen.add(item.id)
+        return self
+
+    def shipped_defects(self) -> list[str]:
+        """Ids of the defects switched on in the default build."""
+        return [d.id for d in self.defects or [] if d.shipped]
+
+
+class InstanceResult(BaseModel):
+    """What a tester produced for one instance."""
+
+    index: str
+    status: Literal["ok", "failed"] = "ok"
+    reason: str | None = Field(default=None, description="why the instance failed, when it did")
+    tester: str = Field(default="", description="e.g. 'llm:gpt-4o', 'baseline', 'scripted'")
+    checklist: list[TestItem] = Field(default_factory=list)
+    verdicts: list[Verdict] = Field(default_factory=list)
+    cost: Cost = Field(default_factory=Cost)
+
+    def verdict_for(self, item_id: str) -> Verdict | None:
+        """The verdict recorded for ``item_id``, if any."""
+        for v in self.verdicts:
+            if v.item_id == item_id:
+                return v
+        return None
