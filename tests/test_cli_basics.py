@@ -1,0 +1,31 @@
+"""The command line skeleton: help and dataset statistics."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from webtester.cli.main import app
+
+runner = CliRunner()
+
+
+def test_help_lists_subcommands():
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for name in ("test", "bench", "score", "correlate", "apps", "observe", "datasets"):
+        assert f" {name} " in result.output
+
+
+def test_datasets_stats_on_webtestbench(webtestbench_path):
+    result = runner.invoke(app, ["datasets", "stats", str(webtestbench_path)], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert "100 instances, 1,750 gold items" in result.output and "448 failing" in result.output
+    assert "functionality" in result.output and "854" in result.output and "Data Management" in result.output
+
+
+def test_datasets_stats_reports_bad_file(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json}\n")
+    result = runner.invoke(app, ["datasets", "stats", str(bad)], terminal_width=200)
+    assert result.exit_code == 1
+    assert "bad.jsonl:1: invalid JSON" in result.output
