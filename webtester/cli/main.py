@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from webtester.cli import apps, bench, correlate, datasets, observe, score, test
+from webtester.cli import apps, bench, correlate, datasets, demo, observe, score, test
 
 app = typer.Typer(
     name="webtester",
@@ -18,6 +18,10 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
+app.command(
+    "demo",
+    help="Test the bundled apps (with a model if one is configured, else the baseline), score them and write a report.",
+)(demo.demo)
 app.command("test", help="Generate a checklist for one app or URL and test it in a real browser.")(test.test)
 app.command("bench", help="Run a tester over a dataset (bundled benchmark or WebTestBench).")(bench.bench)
 app.command("score", help="Score a run folder against gold checklists.")(score.score)

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Run the test suite (bootstraps the machine first). Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+exec .venv/bin/python -m pytest -q "$@"
