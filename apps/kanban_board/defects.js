@@ -1,0 +1,1 @@
+window.WT_DEFECTS = ["count-includes-hint", "move-not-persisted", "wip-limit-off-by-one"];
