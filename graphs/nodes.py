@@ -1,0 +1,187 @@
+"""The workflow's nodes. Each reads the state, does one job through the run context, returns an update.
+
+No node lets an ordinary exception escape: an app that does not start or a
+checklist that cannot be generated fails the instance (with the reason); an
+item that cannot be executed gets an ``error`` verdict and the run goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graphs.context import RunContext
+from graphs.state import TesterState
+from webtester.agents.base import InstanceBudget, ItemBudget
+from webtester.models import Cost, Evidence, InstanceResult, Status, TestItem, Verdict
+
+
+def _ctx(runtime: Runtime[RunContext], state: TesterState) -> RunContext:
+    if runtime.context is not None:
+        return runtime.context
+    from graphs.defaults import default_context  # LangGraph tooling runs the graph without our runner
+
+    return default_context(state)
+
+
+def _items(state: TesterState) -> list[TestItem]:
+    return [TestItem.model_validate(d) for d in state.get("checklist") or []]
+
+
+def _pending(state: TesterState) -> list[TestItem]:
+    done = {v["item_id"] for v in state.get("verdicts") or []}
+    return [i for i in _items(state) if i.id not in done]
+
+
+def _brief(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:500]}" if text else type(exc).__name__
+
+
+# -- nodes -----------------------------------------------------------------
+
+
+def start_app(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Start the app under test (static folder, npm project, or URL)."""
+    ctx = _ctx(runtime, state)
+    try:
+        url = ctx.app.ensure()
+    except Exception as exc:
+        ctx.emit("app_failed", error=_brief(exc))
+        return {"failure": f"app did not start: {_brief(exc)}"}
+    ctx.emit("app_started", url=url)
+    return {"app_url": url, "failure": None}
+
+
+def generate_checklist(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Stage 1: the tester writes the checklist from the instruction."""
+    ctx = _ctx(runtime, state)
+    started = time.perf_counter()
+    try:
+        checklist = ctx.tester.generate_checklist(state["instruction"], state["app_url"], ctx.max_items)
+    except Exception as exc:
+        ctx.emit("checklist_failed", error=_brief(exc))
+        return {"checklist": [], "failure": f"checklist generation failed: {_brief(exc)}"}
+    cost = checklist.cost.model_copy(update={"seconds": round(time.perf_counter() - started, 3)})
+    ctx.folder.write_checklist(checklist.items)
+    ctx.emit("checklist", items=len(checklist.items), notes=checklist.notes)
+    return {
+        "checklist": [i.model_dump(mode="json") for i in checklist.items],
+        "checklist_cost": cost.model_dump(),
+        "checklist_notes": checklist.notes,
+    }
+
+
+def load_gold_checklist(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Oracle mode: the gold checklist replaces generation."""
+    ctx = _ctx(runtime, state)
+    items = [TestItem.model_validate(d) for d in state.get("gold") or []]
+    if not items:
+        return {"checklist": [], "failure": "oracle mode needs a gold checklist, and none was given"}
+    ctx.folder.write_checklist(items)
+    ctx.emit("checklist", items=len(items), notes=["gold checklist"])
+    return {"checklist": [i.model_dump(mode="json") for i in items]}
+
+
+def detect_item(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Stage 2, one item: execute it on a fresh page and record exactly one verdict."""
+    ctx = _ctx(runtime, state)
+    item = _pending(state)[0]
+    instance = InstanceBudget(ctx.max_tool_calls_per_instance, state.get("tool_calls_used") or 0)
+    budget = ItemBudget(ctx.max_tool_calls_per_item, instance)
+    ctx.emit("item_started", item=item.id, description=item.description)
+    started = time.perf_counter()
+    item_page = None
+    try:
+        if instance.remaining <= 0:
+            verdict = _error(item, f"not executed: instance budget of {instance.limit} tool calls used up")
+        else:
+            item_page = ctx.browser.item_page(ctx.app.ensure(), trace_name=item.id)
+            verdict = ctx.tester.detect(item, item_page, budget, instruction=state.get("instruction", ""))
+            if verdict.item_id != item.id:
+                raise ValueError(f"tester returned a verdict for {verdict.item_id!r} while testing {item.id!r}")
+    except Exception as exc:
+        verdict = _error(item, f"item could not be executed: {_brief(exc)}")
+    finally:
+        if item_page is not None:
+            _close_page(item_page, ctx)
+    if item_page is not None:
+        _attach_page_evidence(verdict, item_page, ctx)
+    verdict.cost = verdict.cost.model_copy(
+        update={"seconds": round(time.perf_counter() - started, 3), "tool_calls": max(verdict.cost.tool_calls, budget.used)}
+    )
+    ctx.folder.append_verdict(verdict)
+    ctx.emit("item_done", item=item.id, status=verdict.status.value, cost=verdict.cost.model_dump())
+    return {"verdicts": [verdict.model_dump(mode="json")], "tool_calls_used": instance.used}
+
+
+def write_results(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Write result.json, result.md and bugs.md for the instance."""
+    ctx = _ctx(runtime, state)
+    items = _items(state)
+    verdicts = [Verdict.model_validate(v) for v in state.get("verdicts") or []]
+    cost = Cost.model_validate(state.get("checklist_cost") or {})
+    for v in verdicts:
+        cost = cost + v.cost
+    failure = state.get("failure")
+    info = ctx.tester.describe()
+    result = InstanceResult(
+        index=state["index"], status="failed" if failure else "ok", reason=failure,
+        tester=ctx.tester.name, checklist=items, verdicts=verdicts, cost=cost,
+    )
+    ctx.folder.write_result(result, replayed=bool(info.get("replayed")))
+    ctx.emit("results_written", status=result.status, reason=failure)
+    return {"result": result.model_dump(mode="json")}
+
+
+def stop_app(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Close the browser and stop the app."""
+    _ctx(runtime, state).close()
+    return {}
+
+
+# -- routing ---------------------------------------------------------------
+
+
+def route_after_start(state: TesterState) -> str:
+    if state.get("failure"):
+        return "write_results"
+    return "load_gold_checklist" if state.get("mode") == "oracle" else "generate_checklist"
+
+
+def route_to_items(state: TesterState) -> str:
+    """Next item while any is left without a verdict, else write the results."""
+    if state.get("failure") or not _pending(state):
+        return "write_results"
+    return "detect_item"
+
+
+# -- helpers ---------------------------------------------------------------
+
+
+def _error(item: TestItem, reason: str) -> Verdict:
+    return Verdict(item_id=item.id, status=Status.error, evidence=Evidence(notes=reason))
+
+
+def _close_page(item_page: Any, ctx: RunContext) -> None:
+    try:
+        item_page.close()
+    except Exception as exc:  # the verdict stands; the missing trace is noted in the log
+        ctx.folder.log(f"closing the item page failed: {_brief(exc)}")
+
+
+def _attach_page_evidence(verdict: Verdict, item_page: Any, ctx: RunContext) -> None:
+    """Console errors, page errors, failed requests and the trace collected by the item's page."""
+    page_ev = getattr(item_page, "evidence", None)
+    ev = verdict.evidence
+    for name in ("console_errors", "page_errors", "failed_requests"):
+        extra = list(getattr(page_ev, name, None) or [])
+        getattr(ev, name).extend(e for e in extra if e not in getattr(ev, name))
+    trace = getattr(item_page, "trace_path", None) or getattr(page_ev, "trace", None)
+    if trace:
+        try:
+            ev.trace = str(trace.relative_to(ctx.folder.run_dir)) if hasattr(trace, "relative_to") else str(trace)
+        except ValueError:
+            ev.trace = str(trace)

@@ -1,0 +1,147 @@
+"""The defect-detection agent: a tool-calling loop that executes one test item.
+
+The loop gives the model the browser tools plus ``record_verdict`` and runs
+their calls until a verdict is recorded. It enforces:
+
+- the budget: every tool call (verdict included) spends one unit of the item's
+  and the instance's budget; model turns are bounded too. An item with no
+  verdict when the budget runs out is an ``error``, never a pass;
+- malformed calls (arguments that are not JSON, that do not fit the tool's
+  schema, unknown tools): the model is told what was wrong; after
+  ``max_malformed`` in a row the item is an ``error`` naming the problem;
+- a model that stops calling tools is nudged at most ``max_idle`` times;
+- a model call that raises ends the item as ``error`` with the steps so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
+from pydantic import ValidationError
+
+from webtester.agents.base import ItemBudget
+from webtester.agents.verdict import VERDICT_TOOL, VerdictDesk
+from webtester.llm.conversation import CHANNEL_KEY
+from webtester.llm.usage import add_usage
+from webtester.models import Cost, Evidence, Status, TestItem, Verdict
+from webtester.prompts import load_prompt
+
+_STEP_CHARS = 160
+
+
+def detection_messages(item: TestItem, instruction: str, observation: str, max_tool_calls: int) -> list[BaseMessage]:
+    """The opening messages of an item's conversation."""
+    user = load_prompt("detection_user").render(
+        item_id=item.id, dimension=item.dimension.value, description=item.description,
+        action=item.action or "(not given: derive it from the description)",
+        expected=item.expected or "(not given: derive it from the description)",
+        instruction=instruction or "(not given)", max_tool_calls=max_tool_calls, observation=observation,
+    )
+    return [SystemMessage(content=load_prompt("detection").render()), HumanMessage(content=user)]
+
+
+def _text(output: Any) -> str:
+    if isinstance(output, ToolMessage):
+        output = output.content
+    return output if isinstance(output, str) else str(output)
+
+
+def _step(call_name: str, args: Any, result: str) -> str:
+    first = " ".join(result.split())[:_STEP_CHARS]
+    return f"{call_name}({args}) -> {first}"
+
+
+def run_detection(
+    model: BaseChatModel,
+    item: TestItem,
+    tools: Sequence[BaseTool],
+    desk: VerdictDesk,
+    budget: ItemBudget,
+    *,
+    instruction: str = "",
+    observation: str = "",
+    config: RunnableConfig | None = None,
+    max_malformed: int = 3,
+    max_idle: int = 2,
+) -> Verdict:
+    """Execute ``item`` with the model driving ``tools``; return exactly one verdict (cost filled in)."""
+    by_name = {t.name: t for t in tools}
+    by_name[VERDICT_TOOL] = desk.tool()
+    bound = model.bind_tools(list(by_name.values()))
+    messages = detection_messages(item, instruction, observation, budget.limit)
+    cfg: RunnableConfig = {**(config or {})}
+    cfg["metadata"] = {**cfg.get("metadata", {}), CHANNEL_KEY: item.id}
+    cost, steps = Cost(), []
+    malformed = idle = 0
+    last_problem = ""
+
+    def ended(status: Status, reason: str) -> Verdict:
+        return Verdict(
+            item_id=item.id, status=status, evidence=Evidence(steps=steps, notes=reason),
+            cost=cost.model_copy(update={"tool_calls": budget.used}),
+        )
+
+    while desk.verdict is None:
+        if not budget.may_call_model():
+            return ended(Status.error, f"no verdict recorded: {budget.exhausted_reason()}")
+        budget.model_calls += 1
+        try:
+            ai: AIMessage = bound.invoke(messages, config=cfg)
+        except Exception as exc:
+            steps.append(f"model call failed: {type(exc).__name__}: {exc}")
+            return ended(Status.error, f"model call failed: {type(exc).__name__}: {exc}")
+        cost = add_usage(cost, ai)
+        messages.append(ai)
+        if not ai.tool_calls and not ai.invalid_tool_calls:
+            idle += 1
+            if idle > max_idle:
+                return ended(Status.error, "the model stopped calling tools without recording a verdict")
+            messages.append(HumanMessage(content="Continue with a browser tool, or record the verdict with record_verdict."))
+            continue
+        idle = 0
+        for bad in ai.invalid_tool_calls:
+            malformed += 1
+            last_problem = f"arguments of {bad.get('name')!r} are not valid JSON: {bad.get('error') or bad.get('args')!r}"
+            steps.append(f"malformed call: {last_problem}")
+            messages.append(ToolMessage(content=f"Error: {last_problem}. Call the tool again with valid JSON arguments.",
+                                        tool_call_id=bad.get("id") or "invalid"))
+        for call in ai.tool_calls:
+            if desk.verdict is not None:
+                break
+            if not budget.spend():
+                return ended(Status.error, f"no verdict recorded: {budget.exhausted_reason()}")
+            result, ok = _run_tool(by_name, call)
+            if ok is None:
+                malformed += 1
+                last_problem = result
+            else:
+                malformed = 0
+                if call["name"] != VERDICT_TOOL:
+                    desk.note_output(result)
+            steps.append(_step(call["name"], call.get("args"), result))
+            messages.append(ToolMessage(content=result, tool_call_id=call.get("id") or "", name=call["name"]))
+        if desk.verdict is None and malformed >= max_malformed:
+            return ended(Status.error, f"{malformed} malformed tool calls in a row; last: {last_problem}")
+    verdict = desk.verdict
+    verdict.evidence.steps = steps + verdict.evidence.steps
+    verdict.cost = cost.model_copy(update={"tool_calls": budget.used})
+    return verdict
+
+
+def _run_tool(by_name: dict[str, BaseTool], call: dict[str, Any]) -> tuple[str, bool | None]:
+    """Run one tool call. Returns the text for the model and True (ran), False (tool error) or None (malformed)."""
+    tool = by_name.get(call["name"])
+    if tool is None:
+        return f"Error: unknown tool {call['name']!r}; available: {', '.join(sorted(by_name))}", None
+    try:
+        return _text(tool.invoke(call.get("args") or {})), True
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in exc.errors()[:3])
+        return f"Error: invalid arguments for {call['name']}: {problems}. Fix them and call again.", None
+    except Exception as exc:  # the tool ran and failed (e.g. element not found): the model sees it and adapts
+        return f"Error: {call['name']} failed: {type(exc).__name__}: {exc}", False

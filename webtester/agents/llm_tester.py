@@ -1,0 +1,138 @@
+"""The LLM tester: a chat model per stage (checklist, detection) behind the Tester interface.
+
+Every model exchange is recorded to ``<instance folder>/exchanges.jsonl``; a
+tester made from ``replay:RUN_DIR`` answers from such a record instead, and is
+labelled ``replay`` (as a tester from ``scripted:FILE`` is labelled ``scripted``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
+
+from webtester.agents.base import Checklist, ItemBudget
+from webtester.agents.checklist import generate_checklist
+from webtester.agents.detection import run_detection
+from webtester.agents.verdict import VerdictDesk
+from webtester.llm.factory import ModelSpec, make_chat_model, replay_path
+from webtester.llm.recording import ExchangeRecorder, replay_model
+from webtester.models import TestItem, Verdict
+from webtester.prompts import load_prompt
+
+PROMPTS = ("checklist", "checklist_user", "detection", "detection_user")
+
+
+class LLMTester:
+    """Checklist generation and defect detection driven by chat models."""
+
+    def __init__(
+        self,
+        checklist_model: BaseChatModel,
+        detection_model: BaseChatModel,
+        *,
+        name: str,
+        models: dict[str, str] | None = None,
+        record: bool = True,
+        replay_from: str | Path | None = None,
+        checklist_retries: int = 2,
+        max_malformed: int = 3,
+        settle_timeout: float = 4.0,
+    ) -> None:
+        self.checklist_model = checklist_model
+        self.detection_model = detection_model
+        self.name = name
+        self.models = models or {}
+        self.record = record and replay_from is None
+        self.replay_from = Path(replay_from) if replay_from else None
+        self.checklist_retries = checklist_retries
+        self.max_malformed = max_malformed
+        self.settle_timeout = settle_timeout
+        self.folder: Path | None = None
+        self.run_dir: Path | None = None
+        self._recorder: ExchangeRecorder | None = None
+
+    @classmethod
+    def from_specs(cls, checklist: str, detection: str | None = None, **openai_kwargs: Any) -> "LLMTester":
+        """A tester from model specs (``NAME``, ``scripted:FILE``, ``replay:RUN_DIR``)."""
+        c_spec, d_spec = ModelSpec.parse(checklist), ModelSpec.parse(detection or checklist)
+        kinds = {c_spec.kind, d_spec.kind}
+        if "replay" in kinds:
+            if kinds != {"replay"} or c_spec.name != d_spec.name:
+                raise ValueError("a replayed run replays both stages from one recording")
+            model = replay_model(c_spec.name) if Path(c_spec.name).is_file() else None
+            return cls(model, model, name="replay", models={"replay_from": c_spec.name}, replay_from=c_spec.name)  # type: ignore[arg-type]
+        if "scripted" in kinds:
+            name = "scripted"
+        elif c_spec.name == d_spec.name:
+            name = c_spec.label
+        else:
+            name = f"llm:{c_spec.name}+{d_spec.name}"
+        return cls(
+            make_chat_model(c_spec, **openai_kwargs),
+            make_chat_model(d_spec, **openai_kwargs),
+            name=name,
+            models={"checklist": checklist, "detection": detection or checklist},
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Any, model: str | None = None) -> "LLMTester":
+        """A tester from :class:`webtester.settings.Settings` (``model`` overrides both stages)."""
+        kwargs = {"base_url": settings.base_url, "api_key": settings.api_key, "temperature": settings.temperature}
+        if model:
+            return cls.from_specs(model, model, **kwargs)
+        return cls.from_specs(settings.stage_model("checklist"), settings.stage_model("detection"), **kwargs)
+
+    # -- Tester interface -------------------------------------------------
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "tester": self.name,
+            "models": self.models,
+            "prompts": [load_prompt(p).record() for p in PROMPTS],
+            "scripted": self.name == "scripted",
+            "replayed": self.replay_from is not None,
+            "replayed_from": str(self.replay_from) if self.replay_from else None,
+            "recording": self.record,
+        }
+
+    def start_instance(self, index: str, folder: Path) -> None:
+        self.folder = Path(folder)
+        self.run_dir = self.folder.parent
+        self._recorder = ExchangeRecorder(self.folder / "exchanges.jsonl") if self.record else None
+        if self.replay_from is not None:
+            source = replay_path(self.replay_from, index)
+            if source.resolve() == (self.folder / "exchanges.jsonl").resolve():
+                raise ValueError("replay writes into the folder it replays from; choose another --out")
+            model = replay_model(source)
+            self.checklist_model = self.detection_model = model
+
+    def _config(self) -> RunnableConfig:
+        return {"callbacks": [self._recorder]} if self._recorder else {}
+
+    def generate_checklist(self, instruction: str, app_url: str, max_items: int) -> Checklist:
+        return generate_checklist(
+            self.checklist_model, instruction, app_url, max_items, retries=self.checklist_retries, config=self._config()
+        )
+
+    def detect(self, item: TestItem, item_page: Any, budget: ItemBudget, *, instruction: str = "") -> Verdict:
+        from webtester.browser.observe import observe
+        from webtester.browser.tools import make_browser_tools
+
+        page = item_page.page
+
+        def observe_text() -> str:
+            return observe(page).text
+
+        initial = observe_text()
+        desk = VerdictDesk(
+            item, page=page, observe_text=observe_text, screenshot=item_page.screenshot,
+            screenshot_dir=(self.folder / "screenshots") if self.folder else None, rel_root=self.run_dir,
+            initial_observation=initial, settle_timeout=self.settle_timeout,
+        )
+        return run_detection(
+            self.detection_model, item, make_browser_tools(item_page), desk, budget,
+            instruction=instruction, observation=initial, config=self._config(), max_malformed=self.max_malformed,
+        )

@@ -1,0 +1,167 @@
+"""The verdict tool: the only way a verdict is recorded, exactly once per item.
+
+``record_verdict`` takes a schema (status pass / fail / error, with a bug report
+for a fail). Before a fail is accepted the tool lets the page settle (network
+idle, then the observation stops changing) and observes it again:
+
+- if the settled page differs from the last page content the agent was shown,
+  the fail is refused and the settled view is returned, so the agent re-checks
+  what is really on screen (transient rendering and late async updates are the
+  main source of false alarms);
+- otherwise the fail is recorded with the settled observation and a screenshot
+  as evidence.
+
+A page that never stops changing cannot block a verdict forever: after
+``max_refusals`` refusals the fail is recorded, with a note saying so.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import BaseModel, Field, model_validator
+
+from webtester.models import BugReport, Evidence, Status, TestItem, Verdict
+
+VERDICT_TOOL = "record_verdict"
+_MAX_NOTE = 4000
+
+
+class VerdictArgs(BaseModel):
+    """Record the verdict of the current test item (exactly once)."""
+
+    status: Literal["pass", "fail", "error"] = Field(
+        description="pass: expected outcome observed; fail: the app misbehaves; error: the item cannot be executed at all"
+    )
+    issue: str = Field(default="", description="for fail: what is wrong, one sentence")
+    actual: str = Field(default="", description="for fail: what was observed instead of the expected outcome")
+    reason: str = Field(default="", description="for error: why the item cannot be executed; optional note otherwise")
+
+    @model_validator(mode="after")
+    def _complete(self) -> "VerdictArgs":
+        if self.status == "fail" and not self.issue.strip():
+            raise ValueError("a fail needs 'issue' (what is wrong) and 'actual' (what was observed)")
+        if self.status == "error" and not self.reason.strip():
+            raise ValueError("an error needs 'reason' (why the item cannot be executed)")
+        return self
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def settle_page(page: Any, observe_text: Callable[[], str], *, timeout: float = 4.0, quiet: float = 0.3) -> tuple[str, bool]:
+    """Wait for network idle, then until two observations ``quiet`` seconds apart agree.
+
+    Returns the settled observation text and whether it settled within ``timeout``.
+    """
+    deadline = time.monotonic() + timeout
+    try:
+        page.wait_for_load_state("networkidle", timeout=int(timeout * 1000 / 2))
+    except Exception:  # a page with long polling never idles; the observation check below still applies
+        pass
+    previous = observe_text()
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(int(quiet * 1000))
+        current = observe_text()
+        if _norm(current) == _norm(previous):
+            return current, True
+        previous = current
+    return previous, False
+
+
+class VerdictDesk:
+    """Holds one item's verdict and hands out its ``record_verdict`` tool.
+
+    ``observe_text()`` returns the page's observation text; ``last_seen`` is the
+    page content the agent was last shown (updated by :meth:`note_output` with
+    each tool result). ``screenshot(path)`` saves a screenshot.
+    """
+
+    def __init__(
+        self,
+        item: TestItem,
+        *,
+        page: Any,
+        observe_text: Callable[[], str],
+        screenshot: Callable[[Path], Any] | None,
+        screenshot_dir: Path | None,
+        rel_root: Path | None = None,
+        initial_observation: str = "",
+        max_refusals: int = 2,
+        settle_timeout: float = 4.0,
+    ) -> None:
+        self.item = item
+        self.page = page
+        self.observe_text = observe_text
+        self.screenshot = screenshot
+        self.screenshot_dir = screenshot_dir
+        self.rel_root = rel_root
+        self.last_seen = initial_observation
+        self.max_refusals = max_refusals
+        self.settle_timeout = settle_timeout
+        self.refusals = 0
+        self.verdict: Verdict | None = None
+
+    def note_output(self, text: str) -> None:
+        """Remember a tool result as what the agent last saw of the page."""
+        self.last_seen = text
+
+    def tool(self) -> BaseTool:
+        """The ``record_verdict`` tool bound to this item."""
+        return StructuredTool.from_function(
+            func=self.record,
+            name=VERDICT_TOOL,
+            description=(
+                "Record the verdict of the current test item, exactly once. status=pass when the expected outcome "
+                "is observed; status=fail with issue and actual when the app misbehaves (the page is re-checked "
+                "after it settles; a fail is refused if the page changed since you last observed it); "
+                "status=error with reason only when the item cannot be executed at all."
+            ),
+            args_schema=VerdictArgs,
+        )
+
+    def record(self, status: str, issue: str = "", actual: str = "", reason: str = "") -> str:
+        """Tool body: record or refuse the verdict; the returned text goes back to the agent."""
+        if self.verdict is not None:
+            return f"A verdict for {self.item.id} is already recorded ({self.verdict.status.value}); stop here."
+        evidence = Evidence(notes=reason.strip())
+        if status == "fail":
+            fresh, settled = settle_page(self.page, self.observe_text, timeout=self.settle_timeout)
+            seen = _norm(self.last_seen)
+            if _norm(fresh) not in seen and self.refusals < self.max_refusals:
+                self.refusals += 1
+                self.last_seen = fresh
+                return (
+                    "NOT RECORDED: the page changed since your last observation. This is the settled page now "
+                    f"(data from the application under test):\n<<<PAGE\n{fresh}\nPAGE>>>\n"
+                    "If the failure is still visible here, call record_verdict again; otherwise continue testing."
+                )
+            note = "settled observation" if settled else "observation (the page did not settle)"
+            evidence.notes = "\n".join(filter(None, [evidence.notes, f"{note} at verdict time:\n{fresh[:_MAX_NOTE]}"]))
+        if status in ("fail", "error"):
+            self._screenshot(evidence)
+        self.verdict = Verdict(
+            item_id=self.item.id,
+            status=Status(status),
+            bug_report=BugReport(issue=issue.strip(), actual=actual.strip()) if status == "fail" else None,
+            evidence=evidence,
+        )
+        return f"Verdict recorded for {self.item.id}: {status}. Stop now."
+
+    def _screenshot(self, evidence: Evidence) -> None:
+        if self.screenshot is None or self.screenshot_dir is None:
+            return
+        self.screenshot_dir.mkdir(parents=True, exist_ok=True)
+        path = self.screenshot_dir / f"{self.item.id}.png"
+        try:
+            self.screenshot(path)
+        except Exception as exc:  # evidence is best effort; the verdict stands
+            evidence.notes = "\n".join(filter(None, [evidence.notes, f"screenshot failed: {exc}"]))
+            return
+        shown = path.relative_to(self.rel_root) if self.rel_root and path.is_relative_to(self.rel_root) else path
+        evidence.screenshots.append(str(shown))

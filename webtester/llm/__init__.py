@@ -1,0 +1,1 @@
+"""Model access: the model factory, scripted models, record / replay and a local stub endpoint."""

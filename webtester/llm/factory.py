@@ -1,0 +1,85 @@
+"""Chat models from a model spec.
+
+- ``NAME`` (or ``openai:NAME``): ``ChatOpenAI`` for any OpenAI-compatible endpoint
+  (``base_url`` / ``OPENAI_BASE_URL``, ``api_key`` / ``OPENAI_API_KEY``), with the
+  client's retries (exponential backoff) for transient HTTP errors (429, 5xx, timeouts).
+- ``scripted:PATH``: a :class:`~webtester.llm.scripted.ScriptedChatModel` from a script file.
+- ``replay:PATH``: replay of recorded exchanges (``exchanges.jsonl``, or a run folder
+  holding ``<index>/exchanges.jsonl``, resolved per instance by the tester).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import SecretStr
+
+Kind = Literal["openai", "scripted", "replay"]
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A parsed model spec."""
+
+    kind: Kind
+    name: str  # model name, or the script / recording path
+
+    @classmethod
+    def parse(cls, spec: str) -> "ModelSpec":
+        if not spec or not spec.strip():
+            raise ValueError("empty model spec")
+        prefix, sep, rest = spec.partition(":")
+        if sep and prefix in ("scripted", "replay", "openai"):
+            if not rest:
+                raise ValueError(f"model spec {spec!r} needs a value after '{prefix}:'")
+            return cls(prefix, rest)  # type: ignore[arg-type]
+        return cls("openai", spec)
+
+    @property
+    def label(self) -> str:
+        """How runs made with this model are labelled (a scripted or replayed run is never a model's result)."""
+        return {"openai": f"llm:{self.name}", "scripted": "scripted", "replay": "replay"}[self.kind]
+
+
+def openai_model(
+    name: str,
+    *,
+    base_url: str | None = None,
+    api_key: SecretStr | str | None = None,
+    temperature: float = 0.0,
+    timeout: float = 120.0,
+    max_retries: int = 4,
+) -> BaseChatModel:
+    """``ChatOpenAI`` for an OpenAI-compatible endpoint; unset values fall back to OPENAI_* variables."""
+    from langchain_openai import ChatOpenAI
+
+    kwargs: dict[str, Any] = {"model": name, "temperature": temperature, "timeout": timeout, "max_retries": max_retries}
+    if base_url:
+        kwargs["base_url"] = base_url
+    if api_key is not None:
+        kwargs["api_key"] = api_key if isinstance(api_key, SecretStr) else SecretStr(api_key)
+    elif base_url:
+        kwargs["api_key"] = SecretStr("not-needed")  # local endpoints (vLLM, Ollama, stubs) ignore the key
+    return ChatOpenAI(**kwargs)
+
+
+def make_chat_model(spec: str | ModelSpec, **openai_kwargs: Any) -> BaseChatModel:
+    """The chat model for ``spec`` (a replay of a run folder needs the instance: see ``replay_for``)."""
+    from webtester.llm.recording import replay_model
+    from webtester.llm.scripted import Script, ScriptedChatModel
+
+    spec = ModelSpec.parse(spec) if isinstance(spec, str) else spec
+    if spec.kind == "scripted":
+        return ScriptedChatModel(script=Script.load(spec.name), label="scripted")
+    if spec.kind == "replay":
+        return replay_model(spec.name)
+    return openai_model(spec.name, **openai_kwargs)
+
+
+def replay_path(recording: str | Path, index: str) -> Path:
+    """The exchanges file to replay for ``index``: the file itself, or ``<run>/<index>/exchanges.jsonl``."""
+    path = Path(recording)
+    return path / index / "exchanges.jsonl" if path.is_dir() else path

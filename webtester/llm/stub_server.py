@@ -1,0 +1,177 @@
+"""A tiny OpenAI-compatible ``/v1/chat/completions`` endpoint on 127.0.0.1 serving scripted replies.
+
+It exercises the real ``ChatOpenAI`` wire path (tool schemas sent, tool calls
+and usage parsed) with no model. Replies come from a
+:class:`~webtester.llm.scripted.Script`, chosen by the conversation's channel
+and turn exactly as the scripted chat model chooses them. Two reply keys only
+make sense here: ``{"http_error": 503, "times": 1}`` answers the first
+``times`` requests at that position with that status (a transient failure the
+client retries) and then serves the rest of the reply.
+
+Run it standalone: ``python -m webtester.llm.stub_server SCRIPT.yaml [--port 8399]``
+and point ``OPENAI_BASE_URL`` at the printed URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+
+from webtester.llm.conversation import conversation_key
+from webtester.llm.scripted import Script, ScriptContext, ScriptedModelError, to_ai_message
+
+
+def to_langchain(messages: list[dict[str, Any]]) -> list[BaseMessage]:
+    """OpenAI chat messages as LangChain messages (enough for script matching)."""
+    out: list[BaseMessage] = []
+    for m in messages:
+        role, content = m.get("role"), m.get("content") or ""
+        if role in ("system", "developer"):
+            out.append(SystemMessage(content=content))
+        elif role == "user":
+            out.append(HumanMessage(content=content))
+        elif role == "assistant":
+            calls = [
+                {"name": c["function"]["name"], "args": _loads_or_raw(c["function"].get("arguments")), "id": c.get("id")}
+                for c in m.get("tool_calls") or []
+            ]
+            out.append(AIMessage(content=content, tool_calls=[c for c in calls if isinstance(c["args"], dict)]))
+        elif role == "tool":
+            out.append(ToolMessage(content=content, tool_call_id=m.get("tool_call_id", "")))
+    return out
+
+
+def _loads_or_raw(text: str | None) -> Any:
+    try:
+        return json.loads(text or "{}")
+    except json.JSONDecodeError:
+        return text
+
+
+def to_openai(message: AIMessage, model: str) -> dict[str, Any]:
+    """A chat.completion response body for ``message``."""
+    calls = [
+        {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": json.dumps(c["args"])}}
+        for c in message.tool_calls
+    ] + [
+        {"id": c.get("id") or "call_bad", "type": "function", "function": {"name": c.get("name") or "", "arguments": c.get("args") or ""}}
+        for c in message.invalid_tool_calls
+    ]
+    reply: dict[str, Any] = {"role": "assistant", "content": message.content or None}
+    if calls:
+        reply["tool_calls"] = calls
+    usage = message.usage_metadata or {"input_tokens": 0, "output_tokens": 0}
+    return {
+        "id": f"chatcmpl-stub-{time.time_ns()}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": reply, "finish_reason": "tool_calls" if calls else "stop"}],
+        "usage": {
+            "prompt_tokens": usage["input_tokens"],
+            "completion_tokens": usage["output_tokens"],
+            "total_tokens": usage["input_tokens"] + usage["output_tokens"],
+        },
+    }
+
+
+class StubServer:
+    """Serve ``script`` at ``http://127.0.0.1:<port>/v1`` until :meth:`stop`.
+
+    ``requests`` keeps every request body received, for inspection.
+    """
+
+    def __init__(self, script: Script, port: int = 0) -> None:
+        self.script = script
+        self.requests: list[dict[str, Any]] = []
+        self._failures: Counter[tuple[str, int]] = Counter()
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+                return
+
+            def do_POST(self) -> None:  # noqa: N802
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    return self._send(404, {"error": {"message": f"unknown path {self.path}"}})
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                status, payload = server.answer(body)
+                self._send(status, payload)
+
+            def _send(self, status: int, payload: dict[str, Any]) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="llm-stub", daemon=True)
+        self._thread.start()
+
+    def answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Status and JSON body for one chat-completions request."""
+        with self._lock:
+            self.requests.append(body)
+        messages = to_langchain(body.get("messages", []))
+        channel, turn = conversation_key(messages)
+        names = [t["function"]["name"] for t in body.get("tools") or []]
+        ctx = ScriptContext(channel, turn, messages, names)
+        try:
+            script = self.script.channels.get(channel) or self.script.channels.get("*")
+            spec = script.at(turn, channel) if script else None
+            if isinstance(spec, dict) and "http_error" in spec:
+                with self._lock:
+                    self._failures[(channel, turn)] += 1
+                    failing = self._failures[(channel, turn)] <= int(spec.get("times", 1))
+                if failing:
+                    return int(spec["http_error"]), {"error": {"message": "stub transient failure", "type": "server_error"}}
+                spec = {k: v for k, v in spec.items() if k not in ("http_error", "times")}
+            message = to_ai_message(spec, ctx) if spec is not None else self.script.reply(ctx)
+        except ScriptedModelError as exc:
+            return 400, {"error": {"message": str(exc), "type": "invalid_request_error"}}
+        return 200, to_openai(message, str(body.get("model", "stub")))
+
+    @property
+    def url(self) -> str:
+        """The base URL for ``OPENAI_BASE_URL`` (ends in ``/v1``)."""
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> "StubServer":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve a script file until interrupted."""
+    parser = argparse.ArgumentParser(description="Local OpenAI-compatible stub endpoint serving a script.")
+    parser.add_argument("script", help="YAML/JSON script file (see webtester.llm.scripted)")
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args(argv)
+    server = StubServer(Script.load(args.script), port=args.port)
+    print(f"OPENAI_BASE_URL={server.url}", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
