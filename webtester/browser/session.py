@@ -1,0 +1,251 @@
+"""One browser per run, one fresh confined context per test item.
+
+:class:`BrowserSession` owns Playwright and one Chromium (Debian's, flags in
+:mod:`webtester.browser.chromium`). :meth:`BrowserSession.new_item_page` gives
+an :class:`ItemPage`: a new browser context (so every item starts from the
+app's default data: no cookies, no local storage), viewport 1280x720, confined
+to the app's origin, downloads refused, with evidence collectors and, on
+request, a Playwright trace saved when the item page is closed.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from webtester.browser.chromium import VIEWPORT, launch_chromium
+from webtester.browser.confinement import Confinement
+from webtester.browser.evidence import EvidenceLog
+from webtester.browser.observe import Observation, observe
+
+ACTION_TIMEOUT_MS = 5_000
+NAVIGATION_TIMEOUT_MS = 30_000
+
+
+def _safe_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:80] or "item"
+
+
+class ItemPage:
+    """A page in a fresh confined context, with evidence collectors.
+
+    ``page`` is the Playwright page, ``evidence`` the :class:`EvidenceLog`.
+    ``last_observation`` is the latest view the agent was given (references
+    are checked against it). Close with :meth:`close` (saves the trace).
+    """
+
+    def __init__(
+        self,
+        browser,
+        base_url: str,
+        *,
+        trace_path: Path | None = None,
+        screenshot_dir: Path | None = None,
+        goto: bool = True,
+        action_timeout_ms: float = ACTION_TIMEOUT_MS,
+    ) -> None:
+        self.base_url = base_url
+        self.evidence = EvidenceLog()
+        self.confinement = Confinement(base_url, self.evidence)
+        self.origin = self.confinement.origin
+        self.screenshot_dir = Path(screenshot_dir) if screenshot_dir else None
+        self.trace_path = Path(trace_path) if trace_path else None
+        self.dialog_accept = True
+        self.dialog_prompt_text: str | None = None
+        self.last_observation: Observation | None = None
+        self._shots = 0
+        self._closed = False
+        self.context = browser.new_context(
+            viewport=VIEWPORT, accept_downloads=False, service_workers="block", base_url=base_url
+        )
+        try:
+            self.context.set_default_timeout(action_timeout_ms)
+            self.context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
+            self.confinement.install(self.context)
+            if self.trace_path:
+                self.context.tracing.start(screenshots=True, snapshots=True, title=self.trace_path.stem)
+            self.page = self.context.new_page()
+            self._watch(self.page)
+            self.context.on("page", self._on_popup)
+            if goto:
+                self.page.goto(base_url, wait_until="domcontentloaded")
+                self.settle()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- evidence collectors
+
+    def _watch(self, page) -> None:
+        log = self.evidence
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda err: log.add("page_errors", f"{err.name}: {err.message}" if err.name else str(err)))
+        page.on("requestfailed", self._on_request_failed)
+        page.on("response", self._on_response)
+        page.on("dialog", self._on_dialog)
+        page.on("download", lambda d: log.add("downloads", f"{d.suggested_filename} from {d.url}"))
+
+    def _on_console(self, msg) -> None:
+        if msg.type == "error":
+            if "ERR_BLOCKED_BY_CLIENT" in msg.text:
+                return  # the browser's echo of a request the confinement blocked (recorded there)
+            loc = msg.location or {}
+            where = f" ({loc.get('url', '')}:{loc.get('lineNumber', '')})" if loc.get("url") else ""
+            self.evidence.add("console_errors", msg.text + where)
+        elif msg.type == "warning":
+            self.evidence.add("console_warnings", msg.text)
+
+    def _on_request_failed(self, request) -> None:
+        failure = request.failure or ""
+        if "ERR_BLOCKED_BY_CLIENT" in failure:
+            return  # already recorded by the confinement
+        self.evidence.add("failed_requests", f"{request.method} {request.url}: {failure}")
+
+    def _on_response(self, response) -> None:
+        if response.status >= 400:
+            self.evidence.add("failed_requests", f"{response.request.method} {response.url}: HTTP {response.status}")
+
+    def _on_dialog(self, dialog) -> None:
+        self.evidence.add("dialogs", f"{dialog.type} {dialog.message!r} ({'accepted' if self.dialog_accept else 'dismissed'})")
+        try:
+            if self.dialog_accept:
+                if dialog.type == "prompt":
+                    text = self.dialog_prompt_text if self.dialog_prompt_text is not None else dialog.default_value
+                    dialog.accept(text)
+                else:
+                    dialog.accept()
+            else:
+                dialog.dismiss()
+        except Exception:  # the dialog may already be gone
+            pass
+
+    def _on_popup(self, popup) -> None:
+        if popup is self.page:
+            return
+        try:
+            popup.wait_for_load_state("commit", timeout=2_000)
+        except Exception:
+            pass
+        self.evidence.add("popups", f"{popup.url} (closed; the test continues in the original tab)")
+        try:
+            popup.close()
+        except Exception:
+            pass
+
+    # -- helpers used by the tools
+
+    def settle(self, timeout_ms: float = 1_500) -> None:
+        """Wait briefly for the page to finish reacting (load event, then two animation frames)."""
+        try:
+            self.page.wait_for_load_state("load", timeout=timeout_ms)
+        except Exception:
+            pass
+        try:
+            self.page.evaluate(
+                "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30))))"
+            )
+        except Exception:
+            pass
+
+    def observe(self, *, ref: str | None = None, full: bool = False) -> Observation:
+        """Observe the page and remember the view (references are checked against it)."""
+        obs = observe(self.page, ref=ref, full=full)
+        self.last_observation = obs  # a ref view carries the whole page's references too
+        return obs
+
+    def screenshot(self, path: str | Path | None = None, *, label: str = "shot", full_page: bool = False, ref: str | None = None) -> str:
+        """Save a PNG screenshot (of the viewport, the full page or one element) and return its path."""
+        if path is None:
+            if self.screenshot_dir is None:
+                raise ValueError("no screenshot folder configured for this item page")
+            self._shots += 1
+            path = self.screenshot_dir / f"{self._shots:02d}-{_safe_name(label)}.png"
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if ref:
+            self.page.locator(f"aria-ref={ref}").screenshot(path=str(path), timeout=ACTION_TIMEOUT_MS)
+        else:
+            self.page.screenshot(path=str(path), full_page=full_page, timeout=ACTION_TIMEOUT_MS)
+        self.evidence.screenshots.append(str(path))
+        return str(path)
+
+    def close(self) -> None:
+        """Save the trace (when tracing) and close the context (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if self.trace_path:
+                self.trace_path.parent.mkdir(parents=True, exist_ok=True)
+                self.context.tracing.stop(path=str(self.trace_path))
+                self.evidence.trace = str(self.trace_path)
+        finally:
+            self.context.close()
+
+    def __enter__(self) -> "ItemPage":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class BrowserSession:
+    """Playwright plus one Chromium for a whole run; a context manager.
+
+    ``trace_dir`` switches Playwright tracing on: every item page opened with a
+    ``trace_name`` saves ``trace_dir/<trace_name>.zip`` when closed (open it
+    with ``playwright show-trace``).
+    """
+
+    def __init__(self, executable: str | None = None, headless: bool = True, trace_dir: Path | None = None) -> None:
+        self.executable = executable
+        self.headless = headless
+        self.trace_dir = Path(trace_dir) if trace_dir else None
+        self._pw_cm = None
+        self.playwright = None
+        self.browser = None
+        self.started = 0.0
+
+    def start(self) -> "BrowserSession":
+        """Start Playwright and Chromium (done by ``with``)."""
+        from playwright.sync_api import sync_playwright
+
+        if self.browser is not None:
+            return self
+        self._pw_cm = sync_playwright()
+        self.playwright = self._pw_cm.start()
+        try:
+            self.browser = launch_chromium(self.playwright, self.executable, headless=self.headless)
+        except BaseException:
+            self._pw_cm.__exit__(None, None, None)
+            self._pw_cm = self.playwright = None
+            raise
+        self.started = time.time()
+        return self
+
+    def new_item_page(
+        self, base_url: str, *, trace_name: str | None = None, screenshot_dir: Path | None = None, goto: bool = True
+    ) -> ItemPage:
+        """A fresh confined context and page for one test item, opened at ``base_url``."""
+        if self.browser is None:
+            self.start()
+        trace_path = self.trace_dir / f"{_safe_name(trace_name)}.zip" if (self.trace_dir and trace_name) else None
+        return ItemPage(self.browser, base_url, trace_path=trace_path, screenshot_dir=screenshot_dir, goto=goto)
+
+    def close(self) -> None:
+        """Close Chromium and stop Playwright (idempotent)."""
+        try:
+            if self.browser is not None:
+                self.browser.close()
+        finally:
+            self.browser = None
+            if self._pw_cm is not None:
+                self._pw_cm.__exit__(None, None, None)
+                self._pw_cm = self.playwright = None
+
+    def __enter__(self) -> "BrowserSession":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

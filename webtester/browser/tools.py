@@ -1,0 +1,424 @@
+"""The agent's browser tools (LangChain tools bound to one :class:`ItemPage`).
+
+Every tool returns a short string and never raises: errors come back as text
+starting with ``Error:`` that tells the model what to do next (e.g. a stale
+reference). Action tools answer with what the action did, then only what
+changed on the page (or the whole view when most of it changed), then anything
+the browser reported meanwhile (console errors, failed or blocked requests,
+dialogs, new tabs).
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from pathlib import Path
+from typing import Callable, Literal
+from urllib.parse import urljoin
+
+from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import BaseModel, Field
+
+from webtester.browser.code_actions import Step, run_js, run_steps
+from webtester.browser.confinement import same_origin
+from webtester.browser.errors import describe_error
+from webtester.browser.observe import StaleRefError, diff, normalize_ref, resolve_ref
+
+MAX_RESULT_CHARS = 12_000
+
+# ----------------------------------------------------------------------------- argument schemas
+
+_REF = "element reference from the page view, e.g. e12"
+
+
+class ObserveArgs(BaseModel):
+    ref: str | None = Field(default=None, description="show only this element's part of the page, unfolded")
+    full: bool = Field(default=False, description="unfold repeated items and show where links lead")
+
+
+class NavigateArgs(BaseModel):
+    url: str = Field(description="a path of the app (e.g. /cart) or a full URL on the app's own origin")
+
+
+class ClickArgs(BaseModel):
+    ref: str = Field(description=_REF)
+    double: bool = Field(default=False, description="double-click instead of a single click")
+    button: Literal["left", "right", "middle"] = "left"
+
+
+class FillArgs(BaseModel):
+    ref: str = Field(description=_REF + " (a textbox, searchbox, spinbutton or editable element)")
+    text: str = Field(description="the text to put in the field (replaces what is there)")
+    press_enter: bool = Field(default=False, description="press Enter afterwards (e.g. to submit)")
+
+
+class TypeArgs(BaseModel):
+    ref: str = Field(description=_REF)
+    text: str = Field(description="text typed key by key at the end of the field's content")
+    press_enter: bool = False
+
+
+class SelectArgs(BaseModel):
+    ref: str = Field(description=_REF + " (a combobox/select)")
+    options: list[str] = Field(description="labels (or values) of the option(s) to select", min_length=1)
+
+
+class CheckArgs(BaseModel):
+    ref: str = Field(description=_REF + " (a checkbox, radio or switch)")
+    checked: bool = Field(default=True, description="true to check, false to uncheck")
+
+
+class PressArgs(BaseModel):
+    key: str = Field(description="key or chord, e.g. Enter, Escape, Tab, ArrowDown, Control+A")
+    ref: str | None = Field(default=None, description="focus this element first; default: the focused element")
+
+
+class RefArgs(BaseModel):
+    ref: str = Field(description=_REF)
+
+
+class ScrollArgs(BaseModel):
+    ref: str | None = Field(default=None, description="scroll this element into view")
+    direction: Literal["down", "up"] = "down"
+    pixels: int = Field(default=600, ge=1, le=10_000)
+
+
+class WaitArgs(BaseModel):
+    text: str | None = Field(default=None, description="wait until this text is visible")
+    text_gone: str | None = Field(default=None, description="wait until this text is no longer visible")
+    seconds: float | None = Field(default=None, description="just wait this long (at most 10)")
+    timeout: float = Field(default=5.0, description="seconds to wait for the text (at most 20)")
+
+
+class NoArgs(BaseModel):
+    pass
+
+
+class ScreenshotArgs(BaseModel):
+    label: str = Field(default="screenshot", description="short name for the file")
+    ref: str | None = Field(default=None, description="only this element")
+    full_page: bool = False
+
+
+class DialogArgs(BaseModel):
+    accept: bool = Field(description="true: press OK on alert/confirm/prompt dialogs; false: press Cancel")
+    prompt_text: str | None = Field(default=None, description="text to answer prompt dialogs with")
+
+
+class JsArgs(BaseModel):
+    script: str = Field(
+        description="body of an async JavaScript function run inside the page; use 'return' to return a "
+        "JSON-serialisable value, e.g. return getComputedStyle(document.querySelector('h1')).color"
+    )
+    timeout: float = Field(default=5.0, description="seconds before the script is stopped (at most 30)")
+
+
+class StepsArgs(BaseModel):
+    steps: list[Step] = Field(min_length=1, max_length=30, description="steps run in order")
+    stop_on_error: bool = Field(default=True, description="stop at the first failing step")
+
+
+# ----------------------------------------------------------------------------- the tools
+
+
+class BrowserTools:
+    """Implementations of the tools for one item page (each returns text, never raises)."""
+
+    def __init__(self, item_page, screenshot_dir: Path | None = None) -> None:
+        self.item = item_page
+        self._tmp_shots: Path | None = None
+        if screenshot_dir is not None:
+            self.item.screenshot_dir = Path(screenshot_dir)
+
+    # -- plumbing
+
+    @property
+    def page(self):
+        return self.item.page
+
+    def _locator(self, ref: str):
+        if self.item.last_observation is None:
+            self.item.observe()
+        loc = resolve_ref(self.page, self.item.last_observation, normalize_ref(ref))
+        if loc.count() == 0:
+            raise StaleRefError(f"[{normalize_ref(ref)}] is no longer on the page; use a reference from the latest page view")
+        return loc
+
+    def _what(self, ref: str) -> str:
+        obs = self.item.last_observation
+        try:
+            return obs.describe(normalize_ref(ref)) if obs else f"[{ref}]"
+        except ValueError:
+            return ref
+
+    def _act(self, step: str, action: Callable[[], str | None]) -> str:
+        """Run ``action``, then report what it did, what changed and what the browser said."""
+        if self.item.last_observation is None:
+            self.item.observe()
+        before = self.item.last_observation
+        mark = self.item.evidence.mark()
+        self.item.evidence.steps.append(step)
+        try:
+            message = action() or "Done."
+        except StaleRefError as exc:
+            return f"Error: {exc}"
+        except Exception as exc:  # noqa: BLE001 - returned to the model
+            shot = self._failure_shot(step)
+            return f"Error: {step} failed: {describe_error(exc)}{shot}" + self._reported(mark)
+        self.item.settle()
+        after = self.item.observe()
+        return self._cap(f"{message}\n{diff(before, after)}{self._reported(mark)}")
+
+    def _reported(self, mark) -> str:
+        news = self.item.evidence.since(mark)
+        if not news:
+            return ""
+        shown = news[:10] + ([f"… {len(news) - 10} more (see console_errors)"] if len(news) > 10 else [])
+        return "\nBrowser reported:\n" + "\n".join(f"- {n}" for n in shown)
+
+    def _failure_shot(self, label: str) -> str:
+        if self.item.screenshot_dir is None:
+            return ""
+        try:
+            return f" (screenshot: {self.item.screenshot(label='error-' + label.split()[0])})"
+        except Exception:
+            return ""
+
+    @staticmethod
+    def _cap(text: str) -> str:
+        if len(text) <= MAX_RESULT_CHARS:
+            return text
+        return text[:MAX_RESULT_CHARS] + f"\n… (cut: {len(text) - MAX_RESULT_CHARS} more characters; use observe with a ref)"
+
+    # -- tools
+
+    def observe(self, ref: str | None = None, full: bool = False) -> str:
+        if ref:
+            ref = normalize_ref(ref)
+            if self.item.last_observation and ref not in self.item.last_observation.refs:
+                return f"Error: [{ref}] is not on the current page; call observe without a ref for fresh references"
+        return self._cap(self.item.observe(ref=ref, full=full).text)
+
+    def navigate(self, url: str) -> str:
+        target = urljoin(self.item.base_url, url.strip())
+        if not same_origin(target, self.item.origin):
+            return (f"Error: {target} is outside the app under test ({self.item.origin}); only the app's own pages "
+                    "can be opened (file:// and other sites are refused)")
+
+        def go() -> str:
+            response = self.page.goto(target, wait_until="domcontentloaded")
+            status = f" (HTTP {response.status})" if response is not None and response.status >= 400 else ""
+            return f"Opened {self.page.url}{status}."
+
+        return self._act(f"navigate {target}", go)
+
+    def click(self, ref: str, double: bool = False, button: str = "left") -> str:
+        what = self._what(ref)
+
+        def go() -> str:
+            loc = self._locator(ref)
+            if double:
+                loc.dblclick(button=button)
+            else:
+                loc.click(button=button)
+            return f"{'Double-clicked' if double else 'Clicked'} {what}."
+
+        return self._act(f"click {what}", go)
+
+    def fill(self, ref: str, text: str, press_enter: bool = False) -> str:
+        what = self._what(ref)
+
+        def go() -> str:
+            loc = self._locator(ref)
+            loc.fill(text)
+            if press_enter:
+                loc.press("Enter")
+            return f"Filled {what} with {text!r}{' and pressed Enter' if press_enter else ''}."
+
+        return self._act(f"fill {what} {text!r}", go)
+
+    def type_text(self, ref: str, text: str, press_enter: bool = False) -> str:
+        what = self._what(ref)
+
+        def go() -> str:
+            loc = self._locator(ref)
+            loc.press_sequentially(text, delay=10)
+            if press_enter:
+                loc.press("Enter")
+            return f"Typed {text!r} into {what}{' and pressed Enter' if press_enter else ''}."
+
+        return self._act(f"type {what} {text!r}", go)
+
+    def select_option(self, ref: str, options: list[str]) -> str:
+        what = self._what(ref)
+
+        def go() -> str:
+            loc = self._locator(ref)
+            try:
+                chosen = loc.select_option(label=options, timeout=2_000)
+            except Exception:
+                chosen = loc.select_option(value=options)
+            return f"Selected {chosen} in {what}."
+
+        return self._act(f"select {what} {options}", go)
+
+    def check(self, ref: str, checked: bool = True) -> str:
+        what = self._what(ref)
+
+        def go() -> str:
+            self._locator(ref).set_checked(checked)
+            return f"{'Checked' if checked else 'Unchecked'} {what}."
+
+        return self._act(f"{'check' if checked else 'uncheck'} {what}", go)
+
+    def press_key(self, key: str, ref: str | None = None) -> str:
+        what = self._what(ref) if ref else "the focused element"
+
+        def go() -> str:
+            if ref:
+                self._locator(ref).press(key)
+            else:
+                self.page.keyboard.press(key)
+            return f"Pressed {key} on {what}."
+
+        return self._act(f"press {key} on {what}", go)
+
+    def hover(self, ref: str) -> str:
+        what = self._what(ref)
+
+        def go() -> str:
+            self._locator(ref).hover()
+            return f"Hovered over {what}."
+
+        return self._act(f"hover {what}", go)
+
+    def scroll(self, ref: str | None = None, direction: str = "down", pixels: int = 600) -> str:
+        def go() -> str:
+            if ref:
+                self._locator(ref).scroll_into_view_if_needed()
+                return f"Scrolled {self._what(ref)} into view."
+            self.page.mouse.wheel(0, pixels if direction == "down" else -pixels)
+            y = self.page.evaluate("() => [Math.round(scrollY), document.documentElement.scrollHeight - innerHeight]")
+            return f"Scrolled {direction} by {pixels} px (now at {y[0]} of {max(y[1], 0)} px)."
+
+        return self._act(f"scroll {ref or direction}", go)
+
+    def wait_for(self, text: str | None = None, text_gone: str | None = None, seconds: float | None = None,
+                 timeout: float = 5.0) -> str:
+        if text is None and text_gone is None and seconds is None:
+            return "Error: give 'text', 'text_gone' or 'seconds'"
+        timeout_ms = min(max(timeout, 0.1), 20.0) * 1000
+
+        def go() -> str:
+            if seconds is not None:
+                self.page.wait_for_timeout(min(max(seconds, 0.0), 10.0) * 1000)
+            if text is not None:
+                self.page.get_by_text(text).first.wait_for(state="visible", timeout=timeout_ms)
+            if text_gone is not None:
+                self.page.get_by_text(text_gone).first.wait_for(state="hidden", timeout=timeout_ms)
+            return "Waited" + (f" until {text!r} appeared" if text else "") + (f" until {text_gone!r} disappeared" if text_gone else "") + "."
+
+        return self._act(f"wait {text or text_gone or seconds}", go)
+
+    def go_back(self) -> str:
+        def go() -> str:
+            response = self.page.go_back(wait_until="domcontentloaded")
+            if response is None and self.item.last_observation and self.page.url == self.item.last_observation.url:
+                return "Went back (a single-page app may stay on the same document)."
+            return f"Went back to {self.page.url}."
+
+        return self._act("go back", go)
+
+    def screenshot(self, label: str = "screenshot", ref: str | None = None, full_page: bool = False) -> str:
+        if self.item.screenshot_dir is None:
+            self._tmp_shots = self._tmp_shots or Path(tempfile.mkdtemp(prefix="webtester-shots-"))
+            self.item.screenshot_dir = self._tmp_shots
+        path = self.item.screenshot(label=label, ref=normalize_ref(ref) if ref else None, full_page=full_page)
+        return f"Saved screenshot {path}"
+
+    def console_errors(self) -> str:
+        return self._cap(self.item.evidence.summary())
+
+    def set_dialog_answer(self, accept: bool, prompt_text: str | None = None) -> str:
+        self.item.dialog_accept = accept
+        self.item.dialog_prompt_text = prompt_text
+        return f"From now on dialogs are {'accepted (OK)' if accept else 'dismissed (Cancel)'}" + (
+            f", prompts answered with {prompt_text!r}." if prompt_text is not None else "."
+        )
+
+    def run_js(self, script: str, timeout: float = 5.0) -> str:
+        holder: dict[str, str] = {}
+
+        def go() -> str:
+            holder["value"] = run_js(self.item, script, timeout)
+            return f"Script returned: {holder['value']}"
+
+        return self._act("run_js", go)
+
+    def run_steps(self, steps: list, stop_on_error: bool = True) -> str:
+        parsed = [s if isinstance(s, Step) else Step.model_validate(s) for s in steps]
+
+        def go() -> str:
+            lines, ok = run_steps(self.item, parsed, stop_on_error=stop_on_error)
+            return ("All steps succeeded:" if ok else "Some steps failed:") + "\n" + "\n".join(lines)
+
+        return self._act(f"run_steps ({len(parsed)} steps)", go)
+
+
+def _guard(name: str, fn: Callable[..., str]) -> Callable[..., str]:
+    @functools.wraps(fn)
+    def wrapper(**kwargs) -> str:
+        try:
+            return fn(**kwargs)
+        except StaleRefError as exc:
+            return f"Error: {exc}"
+        except Exception as exc:  # noqa: BLE001 - the agent loop must never see an exception
+            return f"Error: {name} failed: {describe_error(exc)}"
+
+    return wrapper
+
+
+_SPECS: list[tuple[str, str, type[BaseModel], str]] = [
+    ("observe", "observe", ObserveArgs,
+     "Show the current page: URL, title and a compact view in which every interactive element has a reference "
+     "like [e12]. Pass ref to expand one part (e.g. folded repeated items), full=true to unfold everything."),
+    ("navigate", "navigate", NavigateArgs,
+     "Open a page of the app under test by path or same-origin URL. Other sites and file:// are refused."),
+    ("click", "click", ClickArgs, "Click an element by its reference."),
+    ("fill", "fill", FillArgs, "Replace the content of a form field with text (optionally press Enter)."),
+    ("type_text", "type_text", TypeArgs,
+     "Type text key by key into a field (use when the app reacts to each key, e.g. autocomplete)."),
+    ("select_option", "select_option", SelectArgs, "Choose option(s) in a select/combobox by label."),
+    ("check", "check", CheckArgs, "Check or uncheck a checkbox, radio button or switch."),
+    ("press_key", "press_key", PressArgs, "Press a key (Enter, Escape, Tab, ArrowDown, ...) on an element or the focused one."),
+    ("hover", "hover", RefArgs, "Move the mouse over an element (tooltips, hover menus)."),
+    ("scroll", "scroll", ScrollArgs, "Scroll the page, or scroll an element into view."),
+    ("wait_for", "wait_for", WaitArgs, "Wait until a text appears or disappears, or for a number of seconds."),
+    ("go_back", "go_back", NoArgs, "Go back to the previous page in the browser history."),
+    ("screenshot", "screenshot", ScreenshotArgs, "Save a screenshot (as evidence) and return its file path."),
+    ("console_errors", "console_errors", NoArgs,
+     "List console errors, uncaught page errors, failed and blocked requests, dialogs and refused downloads so far."),
+    ("set_dialog_answer", "set_dialog_answer", DialogArgs,
+     "Choose how alert/confirm/prompt dialogs are answered from now on (default: OK)."),
+    ("run_js", "run_js", JsArgs,
+     "Run a short JavaScript function body inside the page (in the browser, with a timeout) and return its "
+     "JSON result: read computed styles, storage, element properties, or do something no other tool can."),
+    ("run_steps", "run_steps", StepsArgs,
+     "Run several browser steps in one call (click, fill, type, press, select, check, uncheck, hover, goto, go_back, "
+     "wait, wait_for_text, expect_text, expect_visible, expect_hidden, expect_value, expect_count, expect_checked, "
+     "expect_url, read_text, read_value, count). Target elements by ref, or by role+name, text, label, placeholder "
+     "or css when they have no reference yet. Returns one line per step and what changed on the page."),
+]
+
+
+def make_browser_tools(item_page, *, screenshot_dir: Path | None = None) -> list[BaseTool]:
+    """The agent's browser tools bound to ``item_page``; each returns a short string and never raises."""
+    impl = BrowserTools(item_page, screenshot_dir=screenshot_dir)
+    tools: list[BaseTool] = []
+    for name, method, schema, description in _SPECS:
+        tools.append(
+            StructuredTool.from_function(
+                func=_guard(name, getattr(impl, method)), name=name, description=description, args_schema=schema
+            )
+        )
+    return tools
