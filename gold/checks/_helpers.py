@@ -6,7 +6,7 @@ import re
 import time
 from collections.abc import Callable
 
-from playwright.sync_api import Locator
+from playwright.sync_api import Locator, Page, expect
 
 
 def holds(assertion: Callable[[], object]) -> bool:
@@ -68,3 +68,8 @@ def money(text: str) -> float:
         raise ValueError(f"no amount in {text!r}")
     value = float(m.group(3).replace(",", ""))
     return -value if (m.group(1) or m.group(2)) else value
+
+
+def alert_shown(page: Page, text: str, timeout_ms: int = 1000) -> bool:
+    """True once an element with role ``alert`` (e.g. a form field's error message) containing ``text`` is visible."""
+    return holds(lambda: expect(page.get_by_role("alert").filter(has_text=text).first).to_be_visible(timeout=timeout_ms))

@@ -15,7 +15,7 @@ from playwright.sync_api import Locator, Page, expect
 
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import eventually, holds, money  # noqa: E402
+from _helpers import alert_shown, eventually, holds, money  # noqa: E402
 
 USD_RE = re.compile(r"^-?\$\d{1,3}(,\d{3})*\.\d{2}$")
 ROW_DATE_RE = re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4}$")
@@ -64,11 +64,6 @@ def in_month(date_text: str, label: str) -> bool:
     """True if a row date such as 'Nov 3, 2026' lies in the month labelled ``label``."""
     short, year = month_prefix(label)
     return date_text.startswith(short + " ") and date_text.endswith(year)
-
-
-def shows_error(page: Page, text: str, timeout_ms: int = 1000) -> bool:
-    """True once a validation message containing ``text`` is visible."""
-    return holds(lambda: expect(page.get_by_role("alert").filter(has_text=text)).to_be_visible(timeout=timeout_ms))
 
 
 # ---- acting on the page ----
@@ -186,7 +181,7 @@ def item_9(page: Page, base_url: str) -> bool:
     """Amounts of -40 and 0 are refused with an error and not added."""
     for amount in ("-40", "0"):
         add_tx(page, f"Parking {amount}", amount, "Transport")
-        if not shows_error(page, "greater than zero") or row_for(page, f"Parking {amount}").count():
+        if not alert_shown(page, "greater than zero") or row_for(page, f"Parking {amount}").count():
             return False
     return True
 
@@ -197,7 +192,7 @@ def item_10(page: Page, base_url: str) -> bool:
     count = tx_rows(page).count()
     page.get_by_label("Amount").fill("15.00")
     page.get_by_role("button", name="Add transaction").click()
-    return shows_error(page, "Description is required") and tx_rows(page).count() == count
+    return alert_shown(page, "Description is required") and tx_rows(page).count() == count
 
 
 def item_11(page: Page, base_url: str) -> bool:
@@ -215,7 +210,7 @@ def item_12(page: Page, base_url: str) -> bool:
     chips = page.get_by_role("list", name="Categories").get_by_role("listitem")
     count = chips.count()
     add_category(page, "Groceries")
-    return shows_error(page, "already exists") and chips.count() == count
+    return alert_shown(page, "already exists") and chips.count() == count
 
 
 # ---- interaction ----
