@@ -2,10 +2,70 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Optional
+
 import typer
 
 
-def score() -> None:
-    """Not yet available."""
-    typer.echo("webtester score: not implemented yet", err=True)
-    raise typer.Exit(2)
+def _dataset_path(value: str | None, manifest: dict) -> Path:
+    from webtester.bundled import GOLD_ROOT
+
+    name = value or manifest.get("dataset")
+    if not name:
+        raise typer.BadParameter("the run's manifest names no dataset; pass --dataset GOLD (a JSONL file, a folder, or 'bundled')",
+                                 param_hint="--dataset")
+    return GOLD_ROOT if name == "bundled" else Path(name)
+
+
+def score(
+    run_dir: Path = typer.Argument(..., help="Run folder (webtester run or WebTestBench reference-harness output)."),
+    dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help="Gold dataset: JSONL file, folder, or 'bundled' (default: the run's manifest)."),
+    judge: str = typer.Option("auto", "--judge", "-j", help="oracle | llm | embedding (auto: oracle for oracle runs, else embedding)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Where to write the scores (default: RUN_DIR/scores)."),
+    bootstrap: int = typer.Option(2000, help="Bootstrap resamples for the 95% intervals (0: none)."),
+    seed: int = typer.Option(0, help="Seed of the bootstrap."),
+    judge_model: Optional[str] = typer.Option(None, help="Model of the LLM judge (default: settings / WEBTESTER_JUDGE_MODEL)."),
+    threshold: Optional[float] = typer.Option(None, help="Threshold of the embedding judge (default: the calibrated one)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with model and judge settings."),
+) -> None:
+    """Score a run folder against gold checklists and print the summary tables."""
+    from rich.console import Console
+
+    from eval.judges import JUDGES, JudgeError, get_judge
+    from eval.reports import print_summary, write_reports
+    from eval.scoring import RunFolderError, read_manifest, score_run_full
+    from webtester.datasets import DatasetError, load_dataset
+
+    console = Console()
+    if not run_dir.is_dir():
+        raise typer.BadParameter(f"{run_dir} is not a folder", param_hint="RUN_DIR")
+    try:
+        manifest = read_manifest(run_dir)
+        instances = load_dataset(_dataset_path(dataset, manifest))
+        if judge == "auto":
+            judge = "oracle" if manifest.get("mode") == "oracle" else "embedding"
+        if judge not in JUDGES:
+            raise typer.BadParameter(f"unknown judge {judge!r}; choose one of {', '.join(JUDGES)}", param_hint="--judge")
+        settings: dict | object | None = None
+        if judge == "llm":
+            from webtester.settings import load_settings
+
+            settings = load_settings(config, judge_model=judge_model)
+        elif judge == "embedding" and threshold is not None:
+            settings = {"threshold": threshold}
+        the_judge = get_judge(judge, settings)
+        console.print(f"Scoring {run_dir} ({len(instances)} instances) with judge {the_judge.info.label()}", highlight=False)
+        scored = score_run_full(run_dir, instances, the_judge, bootstrap=bootstrap, seed=seed)
+    except (DatasetError, RunFolderError, JudgeError, ValueError) as exc:
+        if isinstance(exc, typer.BadParameter):
+            raise
+        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(1) from None
+    title = f"Scores of {run_dir.name}"
+    if manifest.get("tester"):
+        title += f" (tester {manifest['tester']}, mode {manifest.get('mode', '?')})"
+    out_dir = out or run_dir / "scores"
+    write_reports(scored.summary, out_dir, matches=scored.matches, predictions=scored.predictions, title=title)
+    print_summary(scored.summary, console, title=title)
+    console.print(f"Written to {out_dir}/ (summary.json, summary.md, *.csv, instances.jsonl, matches.jsonl)", highlight=False)

