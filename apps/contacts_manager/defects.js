@@ -1,0 +1,1 @@
+window.WT_DEFECTS = ["duplicate-email-on-edit", "modal-close-broken", "search-skips-company"];
