@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from webtester.agents.base import Tester
@@ -54,21 +55,23 @@ class BrowserHandle:
         if self._session is None:
             from webtester.browser.session import BrowserSession
 
-            kwargs: dict[str, Any] = {"executable": self.executable, "headless": self.headless, "trace_dir": self.trace_dir}
-            if self.browser is not None:
-                kwargs["browser"] = self.browser
-            session = BrowserSession(**kwargs)
-            self._session = session.__enter__() or session
+            self._session = BrowserSession(executable=self.executable, headless=self.headless, trace_dir=self.trace_dir)
+            self._session.start()
         return self._session
 
     def item_page(self, base_url: str, trace_name: str) -> Any:
-        """A fresh browser context and page at ``base_url`` for one item."""
-        return self.session().new_item_page(base_url, trace_name=trace_name)
+        """A fresh browser context and page at ``base_url`` for one item (traced when ``trace_dir`` is set)."""
+        if self.browser is None:
+            return self.session().new_item_page(base_url, trace_name=trace_name)
+        from webtester.browser.session import ItemPage
+
+        trace = Path(self.trace_dir) / f"{trace_name}.zip" if self.trace_dir else None
+        return ItemPage(self.browser, base_url, trace_path=trace)
 
     def close(self) -> None:
         if self._session is not None:
             session, self._session = self._session, None
-            session.__exit__(None, None, None)
+            session.close()
 
 
 @dataclass

@@ -8,6 +8,7 @@ item that cannot be executed gets an ``error`` verdict and the run goes on.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -173,15 +174,17 @@ def _close_page(item_page: Any, ctx: RunContext) -> None:
 
 
 def _attach_page_evidence(verdict: Verdict, item_page: Any, ctx: RunContext) -> None:
-    """Console errors, page errors, failed requests and the trace collected by the item's page."""
-    page_ev = getattr(item_page, "evidence", None)
+    """Console errors, page errors, failed requests, dialogs and the trace collected by the item's page."""
+    log = getattr(item_page, "evidence", None)
+    if log is None or not hasattr(log, "to_model"):
+        return
+    page_ev: Evidence = log.to_model()
     ev = verdict.evidence
     for name in ("console_errors", "page_errors", "failed_requests"):
-        extra = list(getattr(page_ev, name, None) or [])
-        getattr(ev, name).extend(e for e in extra if e not in getattr(ev, name))
-    trace = getattr(item_page, "trace_path", None) or getattr(page_ev, "trace", None)
-    if trace:
-        try:
-            ev.trace = str(trace.relative_to(ctx.folder.run_dir)) if hasattr(trace, "relative_to") else str(trace)
-        except ValueError:
-            ev.trace = str(trace)
+        mine = getattr(ev, name)
+        mine.extend(e for e in getattr(page_ev, name) if e not in mine)
+    if page_ev.notes:
+        ev.notes = "\n".join(filter(None, [ev.notes, page_ev.notes]))
+    if page_ev.trace:
+        trace = Path(page_ev.trace)
+        ev.trace = str(trace.relative_to(ctx.folder.run_dir)) if trace.is_relative_to(ctx.folder.run_dir) else str(trace)

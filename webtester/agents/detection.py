@@ -121,8 +121,6 @@ def run_detection(
                 last_problem = result
             else:
                 malformed = 0
-                if call["name"] != VERDICT_TOOL:
-                    desk.note_output(result)
             steps.append(_step(call["name"], call.get("args"), result))
             messages.append(ToolMessage(content=result, tool_call_id=call.get("id") or "", name=call["name"]))
         if desk.verdict is None and malformed >= max_malformed:

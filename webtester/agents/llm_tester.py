@@ -118,21 +118,15 @@ class LLMTester:
         )
 
     def detect(self, item: TestItem, item_page: Any, budget: ItemBudget, *, instruction: str = "") -> Verdict:
-        from webtester.browser.observe import observe
         from webtester.browser.tools import make_browser_tools
 
-        page = item_page.page
-
-        def observe_text() -> str:
-            return observe(page).text
-
-        initial = observe_text()
+        initial = item_page.observe().text
         desk = VerdictDesk(
-            item, page=page, observe_text=observe_text, screenshot=item_page.screenshot,
-            screenshot_dir=(self.folder / "screenshots") if self.folder else None, rel_root=self.run_dir,
-            initial_observation=initial, settle_timeout=self.settle_timeout,
+            item, item_page, screenshot_dir=(self.folder / "screenshots") if self.folder else None,
+            rel_root=self.run_dir, settle_timeout=self.settle_timeout,
         )
+        shots = self.folder / "screenshots" / item.id if self.folder else None
         return run_detection(
-            self.detection_model, item, make_browser_tools(item_page), desk, budget,
+            self.detection_model, item, make_browser_tools(item_page, screenshot_dir=shots), desk, budget,
             instruction=instruction, observation=initial, config=self._config(), max_malformed=self.max_malformed,
         )

@@ -4,7 +4,7 @@
 for a fail). Before a fail is accepted the tool lets the page settle (network
 idle, then the observation stops changing) and observes it again:
 
-- if the settled page differs from the last page content the agent was shown,
+- if the settled page differs from the last page view the agent was given,
   the fail is refused and the settled view is returned, so the agent re-checks
   what is really on screen (transient rendering and late async updates are the
   main source of false alarms);
@@ -57,7 +57,8 @@ def _norm(text: str) -> str:
 def settle_page(page: Any, observe_text: Callable[[], str], *, timeout: float = 4.0, quiet: float = 0.3) -> tuple[str, bool]:
     """Wait for network idle, then until two observations ``quiet`` seconds apart agree.
 
-    Returns the settled observation text and whether it settled within ``timeout``.
+    At least two observations are compared however slow observing is; ``timeout``
+    bounds further ones. Returns the settled observation text and whether it settled.
     """
     deadline = time.monotonic() + timeout
     try:
@@ -65,51 +66,47 @@ def settle_page(page: Any, observe_text: Callable[[], str], *, timeout: float = 
     except Exception:  # a page with long polling never idles; the observation check below still applies
         pass
     previous = observe_text()
-    while time.monotonic() < deadline:
+    while True:
         page.wait_for_timeout(int(quiet * 1000))
         current = observe_text()
         if _norm(current) == _norm(previous):
             return current, True
         previous = current
-    return previous, False
+        if time.monotonic() >= deadline:
+            return previous, False
 
 
 class VerdictDesk:
     """Holds one item's verdict and hands out its ``record_verdict`` tool.
 
-    ``observe_text()`` returns the page's observation text; ``last_seen`` is the
-    page content the agent was last shown (updated by :meth:`note_output` with
-    each tool result). ``screenshot(path)`` saves a screenshot.
+    ``item_page`` is the item's :class:`~webtester.browser.session.ItemPage`:
+    its ``last_observation`` is the page view the agent was last given (the
+    browser tools keep it current), ``observe()`` takes a new view and makes it
+    the last one, ``screenshot(path)`` saves a screenshot.
     """
 
     def __init__(
         self,
         item: TestItem,
+        item_page: Any,
         *,
-        page: Any,
-        observe_text: Callable[[], str],
-        screenshot: Callable[[Path], Any] | None,
-        screenshot_dir: Path | None,
+        screenshot_dir: Path | None = None,
         rel_root: Path | None = None,
-        initial_observation: str = "",
         max_refusals: int = 2,
         settle_timeout: float = 4.0,
     ) -> None:
         self.item = item
-        self.page = page
-        self.observe_text = observe_text
-        self.screenshot = screenshot
+        self.item_page = item_page
         self.screenshot_dir = screenshot_dir
         self.rel_root = rel_root
-        self.last_seen = initial_observation
         self.max_refusals = max_refusals
         self.settle_timeout = settle_timeout
         self.refusals = 0
         self.verdict: Verdict | None = None
 
-    def note_output(self, text: str) -> None:
-        """Remember a tool result as what the agent last saw of the page."""
-        self.last_seen = text
+    def _last_seen(self) -> str:
+        last = getattr(self.item_page, "last_observation", None)
+        return last.text if last is not None else ""
 
     def tool(self) -> BaseTool:
         """The ``record_verdict`` tool bound to this item."""
@@ -131,11 +128,13 @@ class VerdictDesk:
             return f"A verdict for {self.item.id} is already recorded ({self.verdict.status.value}); stop here."
         evidence = Evidence(notes=reason.strip())
         if status == "fail":
-            fresh, settled = settle_page(self.page, self.observe_text, timeout=self.settle_timeout)
-            seen = _norm(self.last_seen)
-            if _norm(fresh) not in seen and self.refusals < self.max_refusals:
+            from webtester.browser.observe import observe
+
+            page = self.item_page.page
+            fresh, settled = settle_page(page, lambda: observe(page).text, timeout=self.settle_timeout)
+            if _norm(fresh) != _norm(self._last_seen()) and self.refusals < self.max_refusals:
                 self.refusals += 1
-                self.last_seen = fresh
+                fresh = self.item_page.observe().text  # the agent is shown this view; its references now apply
                 return (
                     "NOT RECORDED: the page changed since your last observation. This is the settled page now "
                     f"(data from the application under test):\n<<<PAGE\n{fresh}\nPAGE>>>\n"
@@ -154,12 +153,11 @@ class VerdictDesk:
         return f"Verdict recorded for {self.item.id}: {status}. Stop now."
 
     def _screenshot(self, evidence: Evidence) -> None:
-        if self.screenshot is None or self.screenshot_dir is None:
+        if self.screenshot_dir is None:
             return
-        self.screenshot_dir.mkdir(parents=True, exist_ok=True)
         path = self.screenshot_dir / f"{self.item.id}.png"
         try:
-            self.screenshot(path)
+            self.item_page.screenshot(path)
         except Exception as exc:  # evidence is best effort; the verdict stands
             evidence.notes = "\n".join(filter(None, [evidence.notes, f"screenshot failed: {exc}"]))
             return

@@ -1,11 +1,189 @@
-"""`webtester test`."""
+"""`webtester test`: generate a checklist for one app and test it in a real browser."""
 
 from __future__ import annotations
+
+import datetime as _dt
+import re
+from pathlib import Path
+from typing import Any, Optional
 
 import typer
 
 
-def test() -> None:
-    """Not yet available."""
-    typer.echo("webtester test: not implemented yet", err=True)
-    raise typer.Exit(2)
+def test(
+    app_or_url: str = typer.Argument(..., help="A bundled app name, a static folder, an npm project folder, or a URL."),
+    instruction: Optional[str] = typer.Option(None, "--instruction", "-i", help="The instruction the app was built from."),
+    instruction_file: Optional[Path] = typer.Option(None, "--instruction-file", help="Read the instruction from a file."),
+    oracle: Optional[str] = typer.Option(
+        None, "--oracle",
+        help="Oracle mode: test this gold checklist instead of generating one (WebTestBench JSONL, a markdown "
+        "checklist, or 'bundled' for a bundled app's gold).",
+    ),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run folder (default: OUTPUT_DIR/<time>-<name>)."),
+    model: Optional[str] = typer.Option(
+        None, "--model", "-m",
+        help="Model for both stages: a model name on the OpenAI-compatible endpoint, scripted:SCRIPT.yaml, or replay:RUN_DIR.",
+    ),
+    checklist_model: Optional[str] = typer.Option(None, "--checklist-model", help="Model for checklist generation."),
+    detection_model: Optional[str] = typer.Option(None, "--detection-model", help="Model for defect detection."),
+    tester: str = typer.Option("llm", "--tester", help="Tester: llm (chat models) or baseline (rule-based, no model)."),
+    build: str = typer.Option("shipped", "--build", help="Bundled apps: shipped, clean, all, or defect ids."),
+    max_items: Optional[int] = typer.Option(None, "--max-items", help="Most checklist items to generate (default 20)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="TOML settings file."),
+    name: Optional[str] = typer.Option(None, "--name", help="Instance name used for the run sub-folder."),
+) -> None:
+    """Test one app: checklist, a verdict per item, bug reports with evidence; a summary table at the end."""
+    from rich.console import Console
+
+    from webtester.settings import SettingsError, load_settings
+
+    console = Console()
+    try:
+        settings = load_settings(
+            config, model=model, checklist_model=checklist_model if not model else None,
+            detection_model=detection_model if not model else None, max_items=max_items,
+        )
+        plan = _plan(app_or_url, instruction, instruction_file, oracle, name)
+        tester_obj = _tester(tester, settings, model)
+    except (SettingsError, ValueError, FileNotFoundError, ImportError) as exc:
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    run_dir = out or settings.output_dir / f"{_dt.datetime.now():%Y%m%d-%H%M%S}-{plan['index']}"
+    console.print(f"[bold]webtester test[/bold] {app_or_url}  tester=[cyan]{tester_obj.name}[/cyan]  "
+                  f"mode={plan['mode']}  run folder={run_dir}", soft_wrap=True)
+    result = _run(console, plan, tester_obj, settings, run_dir, build)
+    _summary(console, result, run_dir)
+    if result.status != "ok":
+        raise typer.Exit(1)
+
+
+def _tester(kind: str, settings: Any, model: str | None):
+    from webtester.llm.factory import ModelSpec
+    from webtester.runner import make_tester
+
+    if kind == "llm":
+        names = [model] if model else [settings.stage_model("checklist"), settings.stage_model("detection")]
+        if any(ModelSpec.parse(n).kind == "openai" for n in names) and not settings.model_configured:
+            raise ValueError(
+                "no model endpoint configured: set OPENAI_API_KEY and/or OPENAI_BASE_URL (or a config file), "
+                "or use --model scripted:SCRIPT.yaml, --model replay:RUN_DIR, or --tester baseline"
+            )
+    return make_tester(kind, settings=settings, model=model)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:60] or "app"
+
+
+def _plan(target: str, instruction: str | None, instruction_file: Path | None, oracle: str | None, name: str | None) -> dict:
+    """What to run: target, instruction, index and (oracle mode) the gold items."""
+    from webtester import bundled
+
+    inst = None
+    if "://" not in target and not Path(target).exists():
+        inst = bundled.get_instance(target)  # KeyError names the known apps
+    if instruction_file is not None:
+        if instruction:
+            raise ValueError("give --instruction or --instruction-file, not both")
+        instruction = instruction_file.read_text(encoding="utf-8").strip()
+    if not instruction:
+        if inst is None:
+            raise ValueError("--instruction or --instruction-file is required for apps that are not bundled")
+        instruction = inst.instruction
+    if "://" in target:
+        index = name or _slug(target.split("://", 1)[1])
+    else:
+        index = name or (inst.index if inst else _slug(Path(target).resolve().name))
+    plan: dict[str, Any] = {"target": inst or target, "instruction": instruction, "index": index, "mode": "e2e", "gold": None}
+    if oracle:
+        plan["mode"] = "oracle"
+        plan["gold"] = _gold_items(oracle, inst, index)
+    return plan
+
+
+def _gold_items(oracle: str, inst: Any, index: str) -> list:
+    from webtester.datasets import load_dataset
+    from webtester.datasets.markdown import parse_checklist
+    from webtester.runner import oracle_items
+
+    if oracle == "bundled":
+        if inst is None:
+            raise ValueError("--oracle bundled needs a bundled app")
+        return oracle_items(inst)
+    path = Path(oracle)
+    if not path.exists():
+        raise FileNotFoundError(f"gold checklist not found: {path}")
+    if path.suffix == ".md":
+        items = parse_checklist(path.read_text(encoding="utf-8"))
+        if not items:
+            raise ValueError(f"{path}: no checklist items found")
+        return items
+    instances = load_dataset(path)
+    chosen = [i for i in instances if i.index == index] or (instances if len(instances) == 1 else [])
+    if not chosen:
+        raise ValueError(f"{path}: no instance named {index!r} among {len(instances)}; pass --name")
+    return oracle_items(chosen[0])
+
+
+def _run(console: Any, plan: dict, tester: Any, settings: Any, run_dir: Path, build: str):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from webtester.runner import run_app
+
+    marks = {"pass": "[green]pass[/green]", "fail": "[red]fail[/red]", "error": "[yellow]error[/yellow]"}
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=False) as progress:
+        task = progress.add_task("starting the app", total=None)
+
+        def on_event(event: str, data: dict) -> None:
+            if event == "app_started":
+                progress.update(task, description=f"app at {data['url']}; checklist")
+            elif event == "checklist":
+                progress.update(task, total=data["items"], description=f"{data['items']} items")
+            elif event == "resuming":
+                progress.update(task, completed=data["done"], description="resuming")
+            elif event == "item_started":
+                progress.update(task, description=f"{data['item']}: {data['description'][:60]}")
+            elif event == "item_done":
+                progress.advance(task)
+                progress.console.print(f"  {data['item']}: {marks.get(data['status'], data['status'])}")
+            elif event in ("app_failed", "checklist_failed"):
+                progress.console.print(f"[red]{event.replace('_', ' ')}:[/red] {data.get('error')}", soft_wrap=True)
+
+        return run_app(
+            plan["target"], instruction=plan["instruction"], index=plan["index"], mode=plan["mode"], tester=tester,
+            out_dir=run_dir, gold=plan["gold"], build=build, settings=settings, on_event=on_event,
+        )
+
+
+def _summary(console: Any, result: Any, run_dir: Path) -> None:
+    from rich.table import Table
+
+    from webtester.artifacts import run_label, summary_counts
+
+    table = Table(title=f"{result.index}: {run_label(result.tester, result.tester.startswith('replay'))}")
+    for col in ("item", "status", "description / bug report", "tool calls", "tokens", "seconds"):
+        table.add_column(col, justify="right" if col in ("tool calls", "tokens", "seconds") else "left", overflow="fold")
+    items = {i.id: i for i in result.checklist}
+    style = {"pass": "green", "fail": "red", "error": "yellow"}
+    for v in result.verdicts:
+        text = items[v.item_id].description if v.item_id in items else ""
+        if v.bug_report:
+            text += f"\n[red]{v.bug_report.issue}[/red]"
+        elif v.status.value == "error":
+            text += f"\n[yellow]{v.evidence.notes.splitlines()[0] if v.evidence.notes else ''}[/yellow]"
+        table.add_row(v.item_id, f"[{style[v.status.value]}]{v.status.value}[/]", text, str(v.cost.tool_calls),
+                      str(v.cost.input_tokens + v.cost.output_tokens), f"{v.cost.seconds:.1f}")
+    console.print(table)
+    counts = summary_counts(result.verdicts)
+    c = result.cost
+    console.print(
+        f"{counts['pass']} passed, {counts['fail']} failed, {counts['error']} errors; {c.model_calls} model calls, "
+        f"{c.tool_calls} tool calls, {c.input_tokens + c.output_tokens} tokens, {c.seconds:.1f} s",
+        soft_wrap=True,
+    )
+    if result.status != "ok":
+        console.print(f"[red]instance failed:[/red] {result.reason}", soft_wrap=True)
+    folder = run_dir / result.index
+    console.print(f"results: {folder / 'result.md'}  bug reports: {folder / 'bugs.md'}  manifest: {run_dir / 'manifest.json'}",
+                  soft_wrap=True)
