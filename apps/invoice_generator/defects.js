@@ -1,0 +1,1 @@
+window.WT_DEFECTS = ["negative-qty-accepted", "preview-close-broken", "tax-before-discount"];
