@@ -136,10 +136,9 @@
   }
 
   function svgArrow() {
-    const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    s.setAttribute("width", "18"); s.setAttribute("height", "18"); s.setAttribute("viewBox", "0 0 18 18"); s.setAttribute("aria-hidden", "true");
-    s.innerHTML = '<path d="M9 3l6 7h-4v5H7v-5H3z" fill="currentColor"/>';
-    return s;
+    const icon = h("span", { class: "vote-icon", "aria-hidden": "true" });
+    icon.innerHTML = '<svg width="18" height="18" viewBox="0 0 18 18"><path d="M9 3l6 7h-4v5H7v-5H3z" fill="currentColor"/></svg>';
+    return icon;
   }
 
   /* ---------- sidebar ---------- */

@@ -124,21 +124,19 @@
     return li;
   }
 
-  function arrow(dir) {
+  function svgIcon(size, markup) {
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    svg.setAttribute("width", "14"); svg.setAttribute("height", "14"); svg.setAttribute("viewBox", "0 0 14 14"); svg.setAttribute("aria-hidden", "true");
-    svg.innerHTML = dir === "left"
-      ? '<path d="M9 2L4 7l5 5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>'
-      : '<path d="M5 2l5 5-5 5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>';
+    for (const [k, v] of [["width", size], ["height", size], ["viewBox", `0 0 ${size} ${size}`], ["aria-hidden", "true"]]) svg.setAttribute(k, v);
+    svg.innerHTML = markup;
     return svg;
   }
 
-  function calendarIcon() {
-    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    svg.setAttribute("width", "12"); svg.setAttribute("height", "12"); svg.setAttribute("viewBox", "0 0 12 12"); svg.setAttribute("aria-hidden", "true");
-    svg.innerHTML = '<rect x="1" y="2" width="10" height="9" rx="1.5" fill="none" stroke="currentColor"/><path d="M1 5h10M4 1v2M8 1v2" stroke="currentColor"/>';
-    return svg;
-  }
+  const ARROWS = {
+    left: '<path d="M9 2L4 7l5 5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>',
+    right: '<path d="M5 2l5 5-5 5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>',
+  };
+  const arrow = (dir) => svgIcon(14, ARROWS[dir]);
+  const calendarIcon = () => svgIcon(12, '<rect x="1" y="2" width="10" height="9" rx="1.5" fill="none" stroke="currentColor"/><path d="M1 5h10M4 1v2M8 1v2" stroke="currentColor"/>');
 
   function render() {
     board.replaceChildren();
