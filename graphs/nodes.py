@@ -64,7 +64,11 @@ def generate_checklist(state: TesterState, runtime: Runtime[RunContext]) -> dict
         checklist = ctx.tester.generate_checklist(state["instruction"], state["app_url"], ctx.max_items)
     except Exception as exc:
         ctx.emit("checklist_failed", error=_brief(exc))
-        return {"checklist": [], "failure": f"checklist generation failed: {_brief(exc)}"}
+        spent = getattr(exc, "cost", None) or Cost()
+        return {
+            "checklist": [], "failure": f"checklist generation failed: {_brief(exc)}",
+            "checklist_cost": spent.model_copy(update={"seconds": round(time.perf_counter() - started, 3)}).model_dump(),
+        }
     cost = checklist.cost.model_copy(update={"seconds": round(time.perf_counter() - started, 3)})
     ctx.folder.write_checklist(checklist.items)
     ctx.emit("checklist", items=len(checklist.items), notes=checklist.notes)

@@ -97,6 +97,7 @@ class InstanceFolder:
         counts = summary_counts(result.verdicts)
         preamble = [
             f"> {run_label(result.tester, replayed)}",
+            ">",
             f"> {counts['pass']} passed, {counts['fail']} failed, {counts['error']} errors"
             + (f"; instance failed: {result.reason}" if result.status == "failed" else ""),
         ]
@@ -128,10 +129,9 @@ def render_bug_reports(index: str, items: list[TestItem], verdicts: list[Verdict
             lines.append(f"- **Expected:** {item.expected}")
         ev = v.evidence
         for shot in ev.screenshots:
-            rel = os.path.relpath(shot, index) if shot.startswith(f"{index}/") else shot
-            lines += ["", f"![{v.item_id} screenshot]({rel})"]
+            lines += ["", f"![{v.item_id} screenshot]({_local(shot, index)})"]
         if ev.trace:
-            lines.append(f"- Trace: `{ev.trace}` (open with `playwright show-trace`)")
+            lines += ["", f"Trace: [{_local(ev.trace, index)}]({_local(ev.trace, index)}) (open with `playwright show-trace`)"]
         for title, entries in (("Console errors", ev.console_errors), ("Page errors", ev.page_errors),
                                ("Failed requests", ev.failed_requests)):
             if entries:
@@ -142,6 +142,11 @@ def render_bug_reports(index: str, items: list[TestItem], verdicts: list[Verdict
             lines += ["", "Steps:", "", *[f"{n}. `{s.replace('`', chr(39))}`" for n, s in enumerate(ev.steps, 1)]]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _local(path: str, index: str) -> str:
+    """A run-folder-relative path as seen from the instance folder."""
+    return os.path.relpath(path, index) if path.startswith(f"{index}/") else path
 
 
 @contextmanager

@@ -20,6 +20,10 @@ from webtester.models import Cost, TestItem, Verdict
 class ChecklistError(RuntimeError):
     """Checklist generation gave no usable checklist (after its bounded repairs and retries)."""
 
+    def __init__(self, message: str, cost: Cost | None = None) -> None:
+        super().__init__(message)
+        self.cost = cost or Cost()
+
 
 class Checklist(BaseModel):
     """What checklist generation produced, and what it cost."""

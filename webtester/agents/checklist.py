@@ -85,7 +85,7 @@ def generate_checklist(
             return Checklist(items=items, cost=cost, notes=notes + more)
         notes.append(f"attempt {attempt + 1}: {problem}")
         messages += _feedback(raw, problem)
-    raise ChecklistError(f"checklist reply did not parse after {retries + 1} attempts: {problem}")
+    raise ChecklistError(f"checklist reply did not parse after {retries + 1} attempts: {problem}", cost=cost)
 
 
 def _entries(parsed: Any, error: Any, raw: AIMessage) -> tuple[list[ChecklistEntry], str, bool]:

@@ -81,7 +81,10 @@ def _plan(target: str, instruction: str | None, instruction_file: Path | None, o
 
     inst = None
     if "://" not in target and not Path(target).exists():
-        inst = bundled.get_instance(target)  # KeyError names the known apps
+        try:
+            inst = bundled.get_instance(target)
+        except KeyError as exc:
+            raise ValueError(f"{target!r} is not a URL or a folder, and {exc.args[0]}") from None
     if instruction_file is not None:
         if instruction:
             raise ValueError("give --instruction or --instruction-file, not both")

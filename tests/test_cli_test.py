@@ -1,0 +1,117 @@
+"""`webtester test` end to end: ChatOpenAI against the local OpenAI-compatible stub, a bundled app, real Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from webtester.datasets.markdown import parse_results
+from webtester.llm.scripted import Script, ScriptContext
+from webtester.llm.stub_server import StubServer
+from webtester.models import Status
+
+SECRET = "sk-test-0123456789-never-written"
+USAGE = {"input_tokens": 100, "output_tokens": 10, "total_tokens": 110}
+NAME = {"$match": r'textbox "Your name" \[(e\d+)\]'}
+EMAIL = {"$match": r'textbox "Email" \[(e\d+)\]'}
+MESSAGE = {"$match": r'textbox "Message" \[(e\d+)\]'}
+
+
+def _portraits_verdict(ctx: ScriptContext) -> dict:
+    view = ctx.tool_outputs()[0]
+    ok = "Mother Tongue" in view and "Salt & Silence" not in view
+    verdict = {"status": "pass"} if ok else {"status": "fail", "issue": "Filter shows other categories", "actual": view[:200]}
+    return {"verdict": verdict, "usage": USAGE}
+
+
+def _email_verdict(ctx: ScriptContext) -> dict:
+    if any("doesn't look right" in out for out in ctx.tool_outputs()):
+        return {"verdict": {"status": "pass"}, "usage": USAGE}
+    return {"verdict": {"status": "fail", "issue": "An invalid email address is accepted",
+                        "actual": "The form was sent with maria.gmail.com and no error was shown"}, "usage": USAGE}
+
+
+SCRIPT = Script.build({
+    "checklist": [{"structured": {"items": [
+        {"dimension": "functionality", "description": "Filtering by Portraits shows only portrait projects",
+         "action": "Click the Portraits filter", "expected": "Only portrait projects are listed"},
+        {"dimension": "constraint", "description": "The contact form rejects an invalid email address",
+         "action": "Fill name, email maria.gmail.com and a long message, then send", "expected": "An email error is shown"},
+    ]}, "usage": USAGE}],
+    "items": {
+        "FT-01": [{"tool_calls": [{"name": "click", "args": {"ref": {"$match": r'button "Portraits" \[(e\d+)\]'}}}], "usage": USAGE},
+                  {"tool_calls": [{"name": "observe", "args": {}}], "usage": USAGE},
+                  _portraits_verdict],
+        "CS-01": {"replies": [
+            {"tool_calls": [
+                {"name": "fill", "args": {"ref": NAME, "text": "Maria Lopes"}},
+                {"name": "fill", "args": {"ref": EMAIL, "text": "maria.gmail.com"}},
+                {"name": "fill", "args": {"ref": MESSAGE, "text": "A portrait session in Lisbon next spring, about two hours."}},
+                {"name": "click", "args": {"ref": {"$match": r'button "Send message" \[(e\d+)\]'}}},
+            ], "usage": USAGE},
+            _email_verdict,
+        ], "repeat_last": True},
+    },
+})
+
+
+@pytest.mark.browser
+def test_webtester_test_through_the_openai_wire(tmp_path):
+    out = tmp_path / "run"
+    with StubServer(SCRIPT) as stub:
+        env = {**os.environ, "OPENAI_BASE_URL": stub.url, "OPENAI_API_KEY": SECRET, "COLUMNS": "200"}
+        env.pop("WEBTESTER_CONFIG", None)
+        proc = subprocess.run(
+            [sys.executable, "-m", "webtester.cli.main", "test", "portfolio_site", "--out", str(out), "--model", "stub-model"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240,
+        )
+        requests = list(stub.requests)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 passed, 1 failed, 0 errors" in proc.stdout
+    folder = out / "portfolio_site"
+
+    # the real request path: tool schemas sent, tool calls parsed, usage accounted
+    assert requests[0]["tools"][0]["function"]["name"] == "ChecklistOutput"
+    detection_tools = {t["function"]["name"] for t in requests[1]["tools"]}
+    assert {"record_verdict", "click", "fill", "observe", "run_steps"} <= detection_tools
+    result = json.loads((folder / "result.json").read_text())
+    assert result["tester"] == "llm:stub-model" and result["replayed"] is False
+    assert result["cost"]["model_calls"] == len(requests)
+    assert result["cost"]["input_tokens"] == 100 * len(requests) and result["cost"]["output_tokens"] == 10 * len(requests)
+    statuses = {v["item_id"]: v["status"] for v in result["verdicts"]}
+    assert statuses == {"FT-01": "pass", "CS-01": "fail"}  # the shipped build accepts an invalid email
+
+    # artifacts open: markdown parses back, trace zips are valid Playwright traces
+    items, verdicts = parse_results((folder / "result.md").read_text())
+    assert [(i.id, v.status) for i, v in zip(items, verdicts)] == [("FT-01", Status.passed), ("CS-01", Status.failed)]
+    assert verdicts[1].bug_report.issue == "An invalid email address is accepted"
+    for item in ("FT-01", "CS-01"):
+        with zipfile.ZipFile(folder / "traces" / f"{item}.zip") as zf:
+            names = zf.namelist()
+            assert zf.testzip() is None and "trace.trace" in names and "trace.network" in names
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["tester_info"]["models"] == {"checklist": "stub-model", "detection": "stub-model"}
+    assert manifest["settings"]["base_url"] == stub.url and manifest["settings"]["api_key_set"] is True
+    assert manifest["totals"]["input_tokens"] == 100 * len(requests)
+
+    # the API key reaches no artifact
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+
+
+def test_missing_endpoint_is_a_clear_error(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEBTESTER_"))}
+    proc = subprocess.run([sys.executable, "-m", "webtester.cli.main", "test", "portfolio_site", "--out", str(tmp_path)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "no model endpoint configured" in proc.stdout
+    bad = subprocess.run([sys.executable, "-m", "webtester.cli.main", "test", "no_such_app", "--model", "scripted:x.yaml"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "no_such_app" in bad.stdout
+    assert not Path(tmp_path / "runs").exists()
