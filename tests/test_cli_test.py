@@ -12,59 +12,18 @@ from pathlib import Path
 import pytest
 
 from webtester.datasets.markdown import parse_results
-from webtester.llm.scripted import Script, ScriptContext
+from webtester.llm.scripted import Script
 from webtester.llm.stub_server import StubServer
 from webtester.models import Status
 
 SECRET = "sk-test-0123456789-never-written"
-USAGE = {"input_tokens": 100, "output_tokens": 10, "total_tokens": 110}
-NAME = {"$match": r'textbox "Your name" \[(e\d+)\]'}
-EMAIL = {"$match": r'textbox "Email" \[(e\d+)\]'}
-MESSAGE = {"$match": r'textbox "Message" \[(e\d+)\]'}
-
-
-def _portraits_verdict(ctx: ScriptContext) -> dict:
-    view = ctx.tool_outputs()[0]
-    ok = "Mother Tongue" in view and "Salt & Silence" not in view
-    verdict = {"status": "pass"} if ok else {"status": "fail", "issue": "Filter shows other categories", "actual": view[:200]}
-    return {"verdict": verdict, "usage": USAGE}
-
-
-def _email_verdict(ctx: ScriptContext) -> dict:
-    if any("doesn't look right" in out for out in ctx.tool_outputs()):
-        return {"verdict": {"status": "pass"}, "usage": USAGE}
-    return {"verdict": {"status": "fail", "issue": "An invalid email address is accepted",
-                        "actual": "The form was sent with maria.gmail.com and no error was shown"}, "usage": USAGE}
-
-
-SCRIPT = Script.build({
-    "checklist": [{"structured": {"items": [
-        {"dimension": "functionality", "description": "Filtering by Portraits shows only portrait projects",
-         "action": "Click the Portraits filter", "expected": "Only portrait projects are listed"},
-        {"dimension": "constraint", "description": "The contact form rejects an invalid email address",
-         "action": "Fill name, email maria.gmail.com and a long message, then send", "expected": "An email error is shown"},
-    ]}, "usage": USAGE}],
-    "items": {
-        "FT-01": [{"tool_calls": [{"name": "click", "args": {"ref": {"$match": r'button "Portraits" \[(e\d+)\]'}}}], "usage": USAGE},
-                  {"tool_calls": [{"name": "observe", "args": {}}], "usage": USAGE},
-                  _portraits_verdict],
-        "CS-01": {"replies": [
-            {"tool_calls": [
-                {"name": "fill", "args": {"ref": NAME, "text": "Maria Lopes"}},
-                {"name": "fill", "args": {"ref": EMAIL, "text": "maria.gmail.com"}},
-                {"name": "fill", "args": {"ref": MESSAGE, "text": "A portrait session in Lisbon next spring, about two hours."}},
-                {"name": "click", "args": {"ref": {"$match": r'button "Send message" \[(e\d+)\]'}}},
-            ], "usage": USAGE},
-            _email_verdict,
-        ], "repeat_last": True},
-    },
-})
+DEMO = Path(__file__).resolve().parents[1] / "webtester" / "llm" / "scripts" / "portfolio_site.yaml"
 
 
 @pytest.mark.browser
 def test_webtester_test_through_the_openai_wire(tmp_path):
     out = tmp_path / "run"
-    with StubServer(SCRIPT) as stub:
+    with StubServer(Script.load(DEMO)) as stub:
         env = {**os.environ, "OPENAI_BASE_URL": stub.url, "OPENAI_API_KEY": SECRET, "COLUMNS": "200"}
         env.pop("WEBTESTER_CONFIG", None)
         proc = subprocess.run(
@@ -91,6 +50,7 @@ def test_webtester_test_through_the_openai_wire(tmp_path):
     items, verdicts = parse_results((folder / "result.md").read_text())
     assert [(i.id, v.status) for i, v in zip(items, verdicts)] == [("FT-01", Status.passed), ("CS-01", Status.failed)]
     assert verdicts[1].bug_report.issue == "An invalid email address is accepted"
+    assert "![CS-01 screenshot](screenshots/CS-01.png)" in (folder / "bugs.md").read_text()
     for item in ("FT-01", "CS-01"):
         with zipfile.ZipFile(folder / "traces" / f"{item}.zip") as zf:
             names = zf.namelist()
@@ -115,3 +75,12 @@ def test_missing_endpoint_is_a_clear_error(tmp_path):
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "no_such_app" in bad.stdout
     assert not Path(tmp_path / "runs").exists()
+
+
+def test_scripted_and_replay_models_are_labelled(tmp_path):
+    from webtester.runner import make_tester
+    from webtester.settings import Settings
+
+    assert make_tester("llm", settings=Settings(), model=f"scripted:{DEMO}").name == "scripted"
+    replay = make_tester("llm", settings=Settings(), model=f"replay:{tmp_path}")
+    assert replay.name == "replay" and replay.describe()["replayed"] is True

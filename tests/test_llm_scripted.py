@@ -86,3 +86,18 @@ def test_script_file_errors(tmp_path):
     good = tmp_path / "good.yaml"
     good.write_text("items:\n  FT-01:\n    - verdict: {status: pass}\n")
     assert Script.load(good).channels["FT-01"].replies == [{"verdict": {"status": "pass"}}]
+
+
+def test_when_seen_follows_what_the_tools_returned():
+    reply = {"when_seen": "Saved", "unless_seen": "Error", "then": {"verdict": {"status": "pass"}},
+             "else": {"verdict": {"status": "fail", "issue": "not saved"}}}
+    model = ScriptedChatModel(script=Script.build({"items": {"*": {"replies": [reply], "repeat_last": True}}}))
+
+    def verdict_after(output: str) -> str:
+        history = _opening("FT-09") + [AIMessage(content="", tool_calls=[{"name": "click", "args": {"ref": "e1"}, "id": "c"}]),
+                                       ToolMessage(content=output, tool_call_id="c")]
+        return model.bind_tools([click]).invoke(history).tool_calls[0]["args"]["status"]
+
+    assert verdict_after("Clicked. Saved 2 rows") == "pass"
+    assert verdict_after("Clicked. Saved, then Error: quota") == "fail"
+    assert verdict_after("Clicked. nothing") == "fail"

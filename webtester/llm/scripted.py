@@ -14,6 +14,9 @@ to the replies of that conversation, by turn. A reply is a dict:
 - ``{"invalid_tool_call": {"name": ..., "args": "not json"}}`` — arguments that do not parse;
 - ``{"raise": "message"}`` — the model call fails with :class:`ScriptedModelError`;
 - ``{"message": <LangChain message dict>}`` — a stored reply, returned as is (replay);
+- ``{"when_seen": REGEX, "then": reply, "else": reply}`` — ``then`` when a tool output so far
+  matches REGEX (only the latest one with ``"in_last": true``; ``"unless_seen": REGEX`` must
+  then not match), else ``else``: verdicts that follow what the app showed;
 - a callable ``(ScriptContext) -> dict | AIMessage``, for replies that depend on what tools returned.
 
 Inside ``args``, ``{"$match": "regex"}`` is replaced by the regex's first group
@@ -170,6 +173,8 @@ def to_ai_message(reply: Reply, ctx: ScriptContext) -> AIMessage:
         return reply
     if not isinstance(reply, Mapping):
         raise ScriptError(f"[{ctx.channel} turn {ctx.turn}] a reply must be a mapping, got {type(reply).__name__}")
+    if "when_seen" in reply:
+        return to_ai_message(reply["then"] if _seen(reply, ctx) else reply["else"], ctx)
     if "raise" in reply:
         raise ScriptedModelError(str(reply["raise"]))
     if "message" in reply:
@@ -200,6 +205,13 @@ def to_ai_message(reply: Reply, ctx: ScriptContext) -> AIMessage:
     content = str(reply.get("content", ""))
     usage = reply.get("usage") or _estimate_usage(ctx.messages, content, tool_calls, invalid)
     return AIMessage(content=content, tool_calls=tool_calls, invalid_tool_calls=invalid, usage_metadata=usage)
+
+
+def _seen(reply: Mapping[str, Any], ctx: ScriptContext) -> bool:
+    outputs = ctx.tool_outputs()[:1] if reply.get("in_last") else ctx.tool_outputs()
+    found = any(re.search(str(reply["when_seen"]), out) for out in outputs)
+    unless = reply.get("unless_seen")
+    return found and not (unless and any(re.search(str(unless), out) for out in outputs))
 
 
 def _estimate_usage(messages: Sequence[BaseMessage], content: str, calls: list, invalid: list) -> dict[str, int]:
