@@ -1,0 +1,1 @@
+window.WT_DEFECTS = ["delete-reappears", "rating-not-required", "report-no-feedback"];
