@@ -73,3 +73,19 @@ def money(text: str) -> float:
 def alert_shown(page: Page, text: str, timeout_ms: int = 1000) -> bool:
     """True once an element with role ``alert`` (e.g. a form field's error message) containing ``text`` is visible."""
     return holds(lambda: expect(page.get_by_role("alert").filter(has_text=text).first).to_be_visible(timeout=timeout_ms))
+
+
+def dismisses(dialog: Locator, open_dialog: Callable[[], object], close_button: str | None = None, timeout_ms: int = 1000) -> bool:
+    """Open ``dialog`` with ``open_dialog()``, then close it with the button named ``close_button`` (Escape when None).
+
+    True if the dialog is hidden afterwards.
+    """
+    from playwright.sync_api import expect
+
+    open_dialog()
+    expect(dialog).to_be_visible()
+    if close_button is None:
+        dialog.page.keyboard.press("Escape")
+    else:
+        dialog.get_by_role("button", name=close_button).click()
+    return holds(lambda: expect(dialog).to_be_hidden(timeout=timeout_ms))

@@ -13,7 +13,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import eventually, first_int, holds, placeholder_hits, texts  # noqa: E402
+from _helpers import dismisses, eventually, first_int, holds, placeholder_hits, texts  # noqa: E402
 
 TRACKS = ["Keynotes", "Frontend", "Backend & Cloud", "AI & Data"]
 PRICES = {"Early Bird": 249, "Standard": 399, "Standard + Workshop": 599, "Student": 149}
@@ -264,15 +264,8 @@ def item_14(page: Page, base_url: str) -> bool:
 def item_15(page: Page, base_url: str) -> bool:
     """The speaker profile closes with its close button and with Escape."""
     dialog = page.get_by_role("dialog")
-    page.get_by_role("button", name="View profile of Lena Vogt").click()
-    expect(dialog).to_be_visible()
-    dialog.get_by_role("button", name="Close speaker profile").click()
-    if not holds(lambda: expect(dialog).to_be_hidden(timeout=1000)):
-        return False
-    page.get_by_role("button", name="View profile of Elif Demir").click()
-    expect(dialog).to_be_visible()
-    page.keyboard.press("Escape")
-    return holds(lambda: expect(dialog).to_be_hidden(timeout=1000))
+    by_button = dismisses(dialog, page.get_by_role("button", name="View profile of Lena Vogt").click, "Close speaker profile")
+    return by_button and dismisses(dialog, page.get_by_role("button", name="View profile of Elif Demir").click)
 
 
 def item_16(page: Page, base_url: str) -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import eventually, first_int, holds, image_loaded, placeholder_hits, texts  # noqa: E402
+from _helpers import dismisses, eventually, first_int, holds, image_loaded, placeholder_hits, texts  # noqa: E402
 
 CATEGORIES = ["Portraits", "Landscapes", "Architecture", "Editorial"]
 TOTAL_PROJECTS = 12
@@ -179,16 +179,12 @@ def item_10(page: Page, base_url: str) -> bool:
 
 def item_11(page: Page, base_url: str) -> bool:
     """The close (×) button closes the lightbox."""
-    _open_project(page, "Light Wells")
-    _lightbox(page).get_by_role("button", name="Close").click()
-    return holds(lambda: expect(_lightbox(page)).to_be_hidden(timeout=1000))
+    return dismisses(_lightbox(page), lambda: _open_project(page, "Light Wells"), "Close")
 
 
 def item_12(page: Page, base_url: str) -> bool:
     """Escape closes the lightbox."""
-    _open_project(page, "Dune Sequence")
-    page.keyboard.press("Escape")
-    return holds(lambda: expect(_lightbox(page)).to_be_hidden(timeout=1000))
+    return dismisses(_lightbox(page), lambda: _open_project(page, "Dune Sequence"))
 
 
 def item_13(page: Page, base_url: str) -> bool:
