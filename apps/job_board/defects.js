@@ -1,0 +1,1 @@
+window.WT_DEFECTS = ["duplicate-application", "placeholder-job-description", "remote-toggle-includes-hybrid"];
