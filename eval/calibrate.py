@@ -7,8 +7,10 @@ Labelled data (``eval/matching/`` and any sub-folder of it, e.g. ``seed/``):
 
 Procedure (reproducible, no randomness):
 
-1. Items labelled by several annotators keep their label only where all agree
-   (raw agreement between annotators is reported); disagreements are left out.
+1. An item's label is the adjudicated one (``reference.jsonl`` beside
+   ``predicted.jsonl``) where it exists; otherwise items labelled by several
+   annotators keep their label only where all agree, and disagreements are left
+   out. Agreement between annotators (raw and Cohen's kappa) is reported.
 2. Instances are split by a hash of their index: about 40% held out, the rest
    used for calibration.
 3. For each text mode (description / description+expected) and every candidate
@@ -49,15 +51,18 @@ class MatchingSet:
 
     items: dict[Key, TestItem] = field(default_factory=dict)
     labels: dict[Key, dict[str, int | None]] = field(default_factory=dict)  # key -> annotator -> gold id
+    reference: dict[Key, int | None] = field(default_factory=dict)  # adjudicated labels (reference.jsonl)
     sources: list[str] = field(default_factory=list)
 
     def consensus(self) -> dict[Key, int | None]:
-        """Labels of items every annotator agrees on (single-annotator items included)."""
+        """The label of every usable item: the adjudicated reference label where one exists,
+        else the annotators' label where all of them agree (single-annotator items included)."""
         out = {}
         for key, by in self.labels.items():
             values = set(by.values())
             if key in self.items and len(values) == 1:
                 out[key] = next(iter(values))
+        out.update({k: v for k, v in self.reference.items() if k in self.items})
         return out
 
     def inter_annotator(self) -> dict:
@@ -68,7 +73,16 @@ class MatchingSet:
             for i, a in enumerate(names):
                 for b in names[i + 1:]:
                     pairs[(a, b)].append(by[a] == by[b])
-        return {f"{a} vs {b}": {"items": len(v), "agreement": float(np.mean(v))} for (a, b), v in pairs.items()}
+        from sklearn.metrics import cohen_kappa_score
+
+        out = {}
+        for (a, b), _ in pairs.items():
+            keys = [k for k, by in self.labels.items() if a in by and b in by]
+            la, lb = [str(self.labels[k][a]) for k in keys], [str(self.labels[k][b]) for k in keys]
+            agree = float(np.mean([x == y for x, y in zip(la, lb)]))
+            kappa = float(cohen_kappa_score(la, lb)) if len(set(la) | set(lb)) > 1 else 1.0
+            out[f"{a} vs {b}"] = {"items": len(keys), "agreement": round(agree, 4), "kappa": round(kappa, 4)}
+        return out
 
 
 def _read_jsonl(path: Path) -> list[dict]:
@@ -98,15 +112,23 @@ def load_matching_set(root: Path = MATCHING_ROOT) -> MatchingSet:
             if key in ms.items:
                 raise ValueError(f"{pred_file}:{n}: duplicate predicted item {key}")
             ms.items[key] = item
+        ref_file = folder / "reference.jsonl"
+        if ref_file.exists():
+            for n, row in enumerate(_read_jsonl(ref_file), 1):
+                ms.reference[(row["index"], row["system"], row["item_id"])] = _gold_id(row, ref_file, n)
         for ann_file in sorted((folder / "annotations").glob("*.jsonl")):
             annotator = f"{folder.relative_to(root)}/{ann_file.stem}".lstrip("./")
             for n, row in enumerate(_read_jsonl(ann_file), 1):
                 key = (row["index"], row["system"], row["item_id"])
-                gid = row.get("gold_id")
-                if gid is not None and (isinstance(gid, bool) or not isinstance(gid, int)):
-                    raise ValueError(f"{ann_file}:{n}: gold_id must be an integer or null, got {gid!r}")
-                ms.labels.setdefault(key, {})[annotator] = gid
+                ms.labels.setdefault(key, {})[annotator] = _gold_id(row, ann_file, n)
     return ms
+
+
+def _gold_id(row: dict, path: Path, n: int) -> int | None:
+    gid = row.get("gold_id")
+    if gid is not None and (isinstance(gid, bool) or not isinstance(gid, int)):
+        raise ValueError(f"{path}:{n}: gold_id must be an integer or null, got {gid!r}")
+    return gid
 
 
 def split_instances(indices: list[str], share: float = HELD_OUT_SHARE) -> tuple[list[str], list[str]]:
@@ -224,8 +246,9 @@ def calibrate(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, *, ca
         "rule": "argmax cosine similarity over gold items; unmatched below the threshold",
         "source": ", ".join(ms.sources),
         "annotators": sorted({a for by in ms.labels.values() for a in by}),
-        "labelled_items": len(ms.labels),
-        "consensus_items": len(labels),
+        "labelled_items": len(set(ms.labels) | set(ms.reference)),
+        "reference_items": len(ms.reference),
+        "used_items": len(labels),
         "inter_annotator": ms.inter_annotator(),
         "modes": modes,
         **report,

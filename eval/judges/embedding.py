@@ -36,6 +36,7 @@ CALIBRATION_FILE = Path(__file__).resolve().parents[1] / "calibration" / "embedd
 TEXT_MODES = ("description", "description+expected")
 
 _models: dict[str, object] = {}
+_memory: dict[str, dict[str, np.ndarray]] = {}  # model id -> text -> embedding, shared by the judges of a process
 _lock = threading.Lock()
 
 
@@ -75,7 +76,7 @@ class EmbeddingCache:
     def __init__(self, path: Path | None, model: str) -> None:
         self.path = path
         self.model = model
-        self.memory: dict[str, np.ndarray] = {}
+        self.memory = _memory.setdefault(model, {})
 
     def _key(self, text: str) -> str:
         return hashlib.sha256(f"{self.model}\n{text}".encode()).hexdigest()

@@ -2,10 +2,82 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Optional
+
 import typer
 
 
-def bench() -> None:
-    """Not yet available."""
-    typer.echo("webtester bench: not implemented yet", err=True)
-    raise typer.Exit(2)
+def bench(
+    dataset: str = typer.Argument("bundled", help="'bundled' (the bundled benchmark, gold/) or a WebTestBench JSONL file / folder."),
+    mode: str = typer.Option("e2e", "--mode", "-m", help="e2e (generate the checklist) or oracle (gold checklist given)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run folder (default: <output_dir>/bench-<mode>-<time>); reuse one to resume."),
+    apps: Optional[Path] = typer.Option(None, "--apps", help="Folder of the apps, one sub-folder per index (WebTestBench: npm projects)."),
+    tester: Optional[str] = typer.Option(None, "--tester", help="llm (default) or baseline."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model name, scripted:FILE or replay:RUN_DIR."),
+    build: str = typer.Option("shipped", "--build", help="Bundled apps: shipped | clean | all | defect ids."),
+    workers: int = typer.Option(2, "--workers", "-w", min=1, help="Instances run at once (one browser each)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds allowed per instance."),
+    only: Optional[str] = typer.Option(None, "--only", help="Comma-separated indices to run."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Run the first N instances only."),
+    retry_failed: bool = typer.Option(False, "--retry-failed", help="Rerun instances recorded as failed."),
+    config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with model settings."),
+    runner: str = typer.Option("webtester.runner:run_instance", "--runner", hidden=True, help="module:function run per instance."),
+) -> None:
+    """Run a tester over a dataset, concurrently and resumably, and write a run folder."""
+    import time
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from eval.bench import BenchConfig, run_bench
+    from webtester.bundled import GOLD_ROOT
+    from webtester.datasets import DatasetError, load_dataset
+    from webtester.settings import SettingsError, load_settings
+
+    console = Console()
+    if mode not in ("e2e", "oracle"):
+        raise typer.BadParameter("use e2e or oracle", param_hint="--mode")
+    try:
+        settings = load_settings(config)
+        path = GOLD_ROOT if dataset == "bundled" else Path(dataset)
+        instances = load_dataset(path)
+    except (DatasetError, SettingsError) as exc:
+        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from None
+    if only:
+        wanted = [i.strip() for i in only.split(",") if i.strip()]
+        unknown = sorted(set(wanted) - {i.index for i in instances})
+        if unknown:
+            raise typer.BadParameter(f"not in the dataset: {', '.join(unknown)}", param_hint="--only")
+        instances = [i for i in instances if i.index in wanted]
+    if limit:
+        instances = instances[:limit]
+    if dataset != "bundled" and apps is None and any(i.app is None or i.app.kind != "url" for i in instances):
+        raise typer.BadParameter("a WebTestBench dataset needs --apps DIR (one sub-folder per index)", param_hint="--apps")
+    if apps is not None and not apps.is_dir():
+        raise typer.BadParameter(f"{apps} is not a folder", param_hint="--apps")
+    run_dir = out or Path(settings.output_dir) / f"bench-{mode}-{time.strftime('%Y%m%d-%H%M%S')}"
+    cfg = BenchConfig(mode=mode, tester=tester, model=model, build=build, apps_root=apps.resolve() if apps else None,
+                      config=config.resolve() if config else None, workers=workers, timeout=timeout, retry_failed=retry_failed,
+                      runner=runner)
+    label = "bundled" if dataset == "bundled" else str(Path(dataset).resolve())
+    console.print(f"Bench: {len(instances)} instances, mode {mode}, {workers} worker(s) -> {run_dir}", highlight=False)
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("failed: {task.fields[failed]}"), TimeElapsedColumn()]
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task("instances", total=len(instances), failed=0)
+
+        def update(report, finished, total):
+            progress.update(task, completed=finished, failed=len(report.failed))
+
+        try:
+            report = run_bench(instances, run_dir, cfg, dataset=label, on_update=update)
+        except KeyboardInterrupt:
+            console.print(f"Interrupted; rerun with --out {run_dir} to resume.", highlight=False)
+            raise typer.Exit(130) from None
+    console.print(f"Ran {len(report.ran)}, skipped {len(report.skipped)} finished, failed {len(report.failed)} "
+                  f"in {report.seconds:.1f} s.", highlight=False)
+    for index, reason in sorted(report.failed.items()):
+        console.print(f"  failed {index}: {reason}", highlight=False)
+    console.print(f"Run folder: {run_dir}  (score it: webtester score {run_dir})", highlight=False)

@@ -1,0 +1,155 @@
+"""Oracle and LLM judges. The LLM judge runs on a scripted chat model (real tool calls and
+structured output, including malformed ones) and once over ChatOpenAI's wire path against the local stub."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+from eval.judges import JudgeError, get_judge
+from eval.judges.llm import PROMPT_VERSION, LLMJudge
+from eval.judges.oracle import markdown_ids
+from webtester.llm.scripted import Script, ScriptedChatModel
+from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
+
+F, C, I = Dimension.functionality, Dimension.constraint, Dimension.interaction
+
+GOLD = Instance(
+    index="J1", instruction="A recipe site with search and favourites.", category=Category.search,
+    checklist=[
+        GoldItem(id=1, content="Users can search recipes by keyword.", dimension=F, passed=True),
+        GoldItem(id=2, content="Search cannot be submitted empty.", dimension=C, passed=False),
+        GoldItem(id=3, content="Users can save favourites.", dimension=F, passed=False),
+        GoldItem(id=4, content="The list updates as filters change.", dimension=I, passed=True),
+    ],
+)
+
+
+def items(n: int) -> list[TestItem]:
+    return [TestItem(id=f"FT-{j + 1:02d}", dimension=F, description=f"predicted check {j + 1}") for j in range(n)]
+
+
+# ---------------------------------------------------------------- oracle
+
+
+def test_oracle_maps_markdown_ids_per_dimension_in_gold_order_and_integer_ids():
+    assert markdown_ids(GOLD) == {"FT-01": 1, "CS-01": 2, "FT-02": 3, "IX-01": 4}
+    judge = get_judge("oracle")
+    pred = [TestItem(id=i, dimension=F, description="x") for i in ("FT-02", "cs-1", "IX-01", "3", "FT-09", "Q-1", "77")]
+    assert judge.match(GOLD, pred) == [3, 2, 4, 3, None, None, None]
+    assert judge.info.name == "oracle"
+
+
+def test_oracle_on_webtestbench_gold_is_the_identity(webtestbench_path):
+    from webtester.datasets import load_dataset
+    from webtester.runner import oracle_items
+
+    judge = get_judge("oracle")
+    for inst in load_dataset(webtestbench_path)[:20]:
+        assert judge.match(inst, oracle_items(inst)) == [g.id for g in inst.checklist]
+
+
+# ---------------------------------------------------------------- LLM judge, scripted model
+
+
+def scripted(replies) -> ScriptedChatModel:
+    return ScriptedChatModel(script=Script.build({"checklist": replies}))
+
+
+def answer(pairs):
+    return {"structured": {"matches": [{"pred_id": p, "gold_id": g} for p, g in pairs]}}
+
+
+def test_llm_judge_valid_answer_and_recorded_identity():
+    model = scripted([answer([("P1", 1), ("P2", None), ("P3", 3)])])
+    judge = LLMJudge(chat_model=model, settings={"model": "scripted-judge"})
+    assert judge.match(GOLD, items(3)) == [1, None, 3]
+    assert judge.info.name == "llm" and judge.info.model == "scripted-judge" and judge.info.prompt_version == PROMPT_VERSION
+    system, user = judge.messages(GOLD, ["P1"], items(1))
+    assert isinstance(system, SystemMessage) and "Do NOT force matches" in system.content
+    assert "2: Search cannot be submitted empty." in user.content and "P1: predicted check 1" in user.content
+
+
+def test_llm_judge_retries_malformed_and_invalid_answers_then_succeeds():
+    model = scripted([
+        {"invalid_tool_call": {"name": "MatchAnswer", "args": "{not json"}},
+        answer([("P1", 99), ("P2", 1)]),               # unknown gold id
+        answer([("P1", 2), ("P7", 1)]),                # unknown predicted id, P2 missing
+        answer([("P1", 2), ("P2", 1)]),
+    ])
+    judge = LLMJudge(chat_model=model, settings={"model": "m", "max_attempts": 4})
+    assert judge.match(GOLD, items(2)) == [2, 1]
+
+
+def test_llm_judge_gives_up_with_a_clear_error_after_bounded_attempts():
+    model = scripted([answer([("P1", 99)])] * 2 + [answer([("P1", 1)])])
+    judge = LLMJudge(chat_model=model, settings={"model": "m", "max_attempts": 2})
+    with pytest.raises(JudgeError, match=r"J1: .*after 2 attempts.*gold_id 99 for P1 is not a gold item id"):
+        judge.match(GOLD, items(1))
+
+
+def test_llm_judge_rejects_duplicate_answers():
+    model = scripted([answer([("P1", 1), ("P1", 2)])])
+    judge = LLMJudge(chat_model=model, settings={"model": "m", "max_attempts": 1})
+    with pytest.raises(JudgeError, match="answered twice"):
+        judge.match(GOLD, items(1))
+
+
+def test_llm_judge_batches_long_checklists_without_truncation():
+    seen: list[list[str]] = []
+
+    def reply(ctx):
+        text = ctx.messages[1].content
+        labels = re.findall(r"^(P\d+): ", text, re.M)
+        seen.append(labels)
+        assert all(f"{g}: " in text for g in (1, 2, 3, 4))  # every batch sees every gold item
+        return answer([(lab, (int(lab[1:]) % 4) + 1) for lab in labels])
+
+    model = ScriptedChatModel(script=Script.build({"checklist": {"replies": [reply], "repeat_last": True}}))
+    judge = LLMJudge(chat_model=model, settings={"model": "m", "batch_size": 3})
+    got = judge.match(GOLD, items(7))
+    assert seen == [["P1", "P2", "P3"], ["P4", "P5", "P6"], ["P7"]]
+    assert got == [(j % 4) + 1 for j in range(1, 8)]
+
+
+def test_llm_judge_needs_a_model_name(monkeypatch):
+    for var in ("WEBTESTER_JUDGE_MODEL", "OPENAI_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    with pytest.raises(JudgeError, match="needs a model name"):
+        get_judge("llm", {})
+
+
+def test_llm_judge_settings_from_webtester_settings():
+    from eval.judges.llm import LLMJudgeSettings
+    from webtester.settings import Settings
+
+    s = LLMJudgeSettings.resolve(Settings(model="tester-model", judge_model="judge-model", base_url="http://127.0.0.1:9"))
+    assert s.model == "judge-model" and s.base_url == "http://127.0.0.1:9"
+    assert LLMJudgeSettings.resolve(Settings(model="tester-model")).model == "tester-model"
+
+
+def test_llm_judge_over_chatopenai_wire_path():
+    from webtester.llm.stub_server import StubServer
+
+    script = Script.build({"checklist": [answer([("P1", 3), ("P2", None)])]})
+    with StubServer(script) as server:
+        judge = get_judge("llm", {"model": "stub-judge", "base_url": server.url, "api_key": "test-key"})
+        assert judge.match(GOLD, items(2)) == [3, None]
+    assert judge.info.model == "stub-judge"
+    assert "test-key" not in judge.info.model_dump_json()
+
+
+def test_unknown_judge_name():
+    with pytest.raises(ValueError, match="unknown judge"):
+        get_judge("telepathy")
+
+
+def test_feedback_answers_every_tool_call():
+    from eval.judges.llm import feedback
+
+    raw = AIMessage(content="", tool_calls=[{"name": "MatchAnswer", "args": {}, "id": "c1"}])
+    msgs = feedback(raw, "bad", ["P1"])
+    assert msgs[0] is raw and msgs[1].tool_call_id == "c1"
+    assert isinstance(feedback(None, "bad", ["P1"])[0], HumanMessage)

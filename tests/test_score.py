@@ -1,0 +1,130 @@
+"""Scoring run folders: gold against itself, reference-harness folders, missing results, the score command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from eval.judges import get_judge
+from eval.scoring import read_prediction, score_run, score_run_full
+from webtester.artifacts import write_json
+from webtester.datasets import load_dataset
+from webtester.datasets.markdown import render_checklist, render_results
+from webtester.models import BugReport, InstanceResult, Status, Verdict
+from webtester.runner import oracle_items
+
+
+@pytest.fixture(scope="module")
+def gold(webtestbench_path):
+    return load_dataset(webtestbench_path)
+
+
+def oracle_verdicts(inst, flip: bool = False) -> list[Verdict]:
+    out = []
+    for item, g in zip(oracle_items(inst), inst.checklist):
+        fail = (not g.passed) != flip
+        out.append(Verdict(item_id=item.id, status=Status.failed if fail else Status.passed,
+                           bug_report=BugReport(issue="does not work") if fail else None))
+    return out
+
+
+def write_run(run: Path, instances, flip: bool = False) -> None:
+    for inst in instances:
+        res = InstanceResult(index=inst.index, tester="scripted", checklist=oracle_items(inst), verdicts=oracle_verdicts(inst, flip))
+        write_json(run / inst.index / "result.json", res.model_dump(mode="json"))
+
+
+def test_gold_scored_against_itself_is_perfect_and_flipped_is_zero(tmp_path, gold):
+    write_run(tmp_path / "same", gold)
+    s = score_run(tmp_path / "same", gold, "oracle", bootstrap=0)
+    assert s.totals.instances == 100 and s.totals.gold_items == 1750 and s.totals.gold_fail == 448
+    for fig in (s.overall, s.micro):
+        assert (fig.coverage, fig.precision, fig.recall, fig.f1) == (1.0, 1.0, 1.0, 1.0)
+    assert all(d.macro.f1 == 1.0 and d.coverage == 1.0 for d in s.by_dimension.values())
+    assert all(c.f1 == 1.0 for c in s.by_category.values())
+
+    write_run(tmp_path / "flip", gold, flip=True)
+    f = score_run(tmp_path / "flip", gold, "oracle", bootstrap=0)
+    assert f.overall.coverage == 1.0
+    assert (f.overall.precision, f.overall.recall, f.overall.f1) == (0.0, 0.0, 0.0)
+    assert (f.micro.precision, f.micro.recall, f.micro.f1) == (0.0, 0.0, 0.0)
+    assert f.totals.counts.tp == 0 and f.totals.counts.fp == 1302 and f.totals.counts.fn == 448
+
+
+def test_reference_harness_folders_and_missing_results(tmp_path, gold):
+    a, b, c, d, e = gold[:5]
+    run = tmp_path / "ref"
+    (run / a.index).mkdir(parents=True)  # reference oracle run: result_extracted.md, FT-01 numbering
+    text = render_results(oracle_items(a), oracle_verdicts(a)).replace("- [X]", "- [x]")
+    (run / a.index / "result_extracted.md").write_text(text, encoding="utf-8")
+    (run / b.index).mkdir()  # checklist only
+    (run / b.index / "checklist.md").write_text(render_checklist(oracle_items(b)), encoding="utf-8")
+    (run / c.index).mkdir()  # an empty folder
+    failed = InstanceResult(index=d.index, status="failed", reason="app did not start")
+    write_json(run / d.index / "result.json", failed.model_dump(mode="json"))
+    # e has no folder at all
+
+    assert read_prediction(run, a).source == "result_extracted.md"
+    assert read_prediction(run, d).reason == "run failed: app did not start"
+    scored = score_run_full(run, [a, b, c, d, e], get_judge("oracle"), bootstrap=0)
+    s = scored.summary
+    by = {x.index: x for x in s.instances}
+    assert by[a.index].status == "scored" and by[a.index].f1 == 1.0 and by[a.index].coverage == 1.0
+    assert by[b.index].status == "no_verdicts" and by[b.index].coverage == 1.0 and by[b.index].f1 == 0.0
+    assert [by[x.index].status for x in (c, d, e)] == ["missing"] * 3
+    assert s.missing == [b.index, c.index, d.index, e.index]
+    assert s.overall.f1 == pytest.approx(1 / 5) and s.overall_with_results.f1 == 1.0
+    assert s.overall.coverage == pytest.approx(2 / 5)
+    assert scored.matches[a.index] == [g.id for g in a.checklist]
+
+
+def test_error_verdicts_are_counted_separately(tmp_path, gold):
+    inst = gold[0]
+    items = oracle_items(inst)
+    verdicts = [Verdict(item_id=i.id, status=Status.error) for i in items]
+    write_json(tmp_path / inst.index / "result.json",
+               InstanceResult(index=inst.index, checklist=items, verdicts=verdicts).model_dump(mode="json"))
+    s = score_run(tmp_path, [inst], "oracle", bootstrap=0)
+    assert s.totals.error_verdicts == len(items) and s.totals.counts.tp == 0 and s.overall.recall == 0.0
+
+
+def test_bad_result_file_is_named(tmp_path, gold):
+    inst = gold[0]
+    (tmp_path / inst.index).mkdir()
+    (tmp_path / inst.index / "result.json").write_text('{"index": 3}')
+    from eval.scoring import RunFolderError
+
+    with pytest.raises(RunFolderError, match="result.json"):
+        score_run(tmp_path, [inst], "oracle", bootstrap=0)
+
+
+def test_score_command_prints_tables_and_writes_reports(tmp_path, gold, webtestbench_path):
+    run = tmp_path / "run"
+    write_run(run, gold[:6])
+    write_json(run / "manifest.json", {"dataset": str(webtestbench_path), "mode": "oracle", "tester": "scripted"})
+    proc = subprocess.run([sys.executable, "-m", "webtester.cli.main", "score", str(run), "--bootstrap", "100"],
+                          capture_output=True, text=True, timeout=300, env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "judge: oracle" in proc.stdout and "Per category" in proc.stdout
+    assert "Macro, all 100 (missing = 0)" in proc.stdout and "94 instances" not in proc.stdout
+    out = run / "scores"
+    for name in ("summary.json", "summary.md", "overall.csv", "by_dimension.csv", "by_category.csv", "instances.csv",
+                 "instances.jsonl", "matches.jsonl"):
+        assert (out / name).exists(), name
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["totals"]["missing"] == 94 and summary["overall_with_results"]["f1"] == 1.0
+    assert summary["overall"]["f1"] == pytest.approx(0.06)
+    assert "6.0" in (out / "summary.md").read_text()
+    first = json.loads((out / "matches.jsonl").read_text().splitlines()[0])
+    assert first["judge"]["name"] == "oracle" and first["matches"][0]["gold_id"] == gold[0].checklist[0].id
+
+
+def test_score_command_needs_a_dataset(tmp_path):
+    (tmp_path / "run").mkdir()
+    proc = subprocess.run([sys.executable, "-m", "webtester.cli.main", "score", str(tmp_path / "run")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "--dataset" in proc.stdout + proc.stderr
