@@ -25,7 +25,7 @@ app.command(
 app.command("test", help="Generate a checklist for one app or URL and test it in a real browser.")(test.test)
 app.command("bench", help="Run a tester over a dataset (bundled benchmark or WebTestBench).")(bench.bench)
 app.command("score", help="Score a run folder against gold checklists.")(score.score)
-app.add_typer(correlate.app, name="correlate", help="Correlate automatic scores with human annotations.")
+app.command("correlate", help="Correlate automatic scores with human annotations (or export a template to annotate).")(correlate.correlate)
 app.add_typer(apps.app, name="apps", help="List and serve the bundled apps; start any app for a person to look at.")
 app.command("observe", help="Print the compact page view the testing agent sees for a URL.")(observe.observe)
 app.add_typer(datasets.app, name="datasets", help="Inspect benchmark datasets (counts per dimension and category).")
