@@ -22,7 +22,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from webtester.agents.base import ItemBudget
 from webtester.agents.verdict import VERDICT_TOOL, VerdictDesk
@@ -131,15 +131,29 @@ def run_detection(
     return verdict
 
 
+def _invalid_arguments(tool: BaseTool, args: Any) -> str | None:
+    """Why ``args`` do not fit the tool's schema (checked here, whatever the tool does with bad input)."""
+    schema = tool.args_schema
+    if not isinstance(args, dict):
+        return "arguments must be a JSON object"
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        try:
+            schema.model_validate(args)
+        except ValidationError as exc:
+            return "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in exc.errors()[:3])
+    return None
+
+
 def _run_tool(by_name: dict[str, BaseTool], call: dict[str, Any]) -> tuple[str, bool | None]:
     """Run one tool call. Returns the text for the model and True (ran), False (tool error) or None (malformed)."""
     tool = by_name.get(call["name"])
     if tool is None:
         return f"Error: unknown tool {call['name']!r}; available: {', '.join(sorted(by_name))}", None
-    try:
-        return _text(tool.invoke(call.get("args") or {})), True
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in exc.errors()[:3])
+    args = call.get("args") or {}
+    problems = _invalid_arguments(tool, args)
+    if problems:
         return f"Error: invalid arguments for {call['name']}: {problems}. Fix them and call again.", None
+    try:
+        return _text(tool.invoke(args)), True
     except Exception as exc:  # the tool ran and failed (e.g. element not found): the model sees it and adapts
         return f"Error: {call['name']} failed: {type(exc).__name__}: {exc}", False
