@@ -66,7 +66,11 @@ def dev_script(project: Path) -> str:
 
 
 def install_is_current(project: Path) -> bool:
-    """True when node_modules was installed after the last change of package.json and the lock file."""
+    """True when there is nothing to install, or node_modules was installed after the last change
+    of package.json and the lock file."""
+    data = read_package_json(project)
+    if not any(data.get(k) for k in ("dependencies", "devDependencies", "optionalDependencies")):
+        return True
     marker = project / _INSTALL_MARKER
     if not marker.exists():
         return False

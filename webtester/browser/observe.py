@@ -45,12 +45,14 @@ ANNOUNCE_ROLES = frozenset("alert status log marquee timer".split())
 # inline text pieces joined with a plain space (a paragraph with <strong> or <code> inside stays one sentence)
 TEXT_LEVEL_ROLES = frozenset("text strong emphasis code mark subscript superscript time deletion insertion".split())
 
+INDENT = " "  # per level of nesting
 INLINE_MAX = 200  # longest subtree rendered on one line
 TEXT_MAX = 400  # longer texts are cut ...
 TEXT_KEEP = 280  # ... to this many characters
-FOLD_MIN = 10  # runs of at least this many similar siblings are folded ...
-FOLD_KEEP = 5  # ... after this many
+FOLD_MIN = 8  # runs of at least this many similar siblings are folded ...
+FOLD_KEEP = 4  # ... after this many
 FOLD_LABELS = 30  # labels listed for the folded siblings
+ABBREVIATE_MIN = 12  # texts at least this long are abbreviated in the names of the controls right below them
 _WS = re.compile(r"\s+")
 
 
@@ -107,16 +109,39 @@ def _quote(text: str) -> str:
     return '"' + text.replace('"', "'") + '"'
 
 
+def _heading_text(node: AriaNode) -> str:
+    """Text of a heading node (its name, or its inline text when the name was left out)."""
+    if node.name:
+        return _clean(node.name)
+    parts = [_clean(n.text or "") for n in node.walk() if n.role == "text" or (n is node and n.text)]
+    return " ".join(p for p in parts if p)
+
+
+def _first_heading(node: AriaNode) -> str:
+    """Text of the heading that opens ``node`` (within its first two levels), '' if none."""
+    for child in node.children[:3]:
+        if child.role == "heading":
+            return _heading_text(child)
+        if child.role == "generic":
+            for grandchild in child.children[:2]:
+                if grandchild.role == "heading":
+                    return _heading_text(grandchild)
+    return ""
+
+
 class _Renderer:
-    def __init__(self, origin: str, fold: bool, cut_text: bool, local_urls: bool) -> None:
+    """Renders a parsed snapshot; ``compact`` folds, cuts and abbreviates (the agent's default view)."""
+
+    def __init__(self, origin: str, compact: bool) -> None:
         self.origin = origin
-        self.local_urls = local_urls
-        self.fold = fold
-        self.cut_text = cut_text
+        self.compact = compact
         self.refs: dict[str, RefInfo] = {}
         self.folded = 0
         self.focus: AriaNode | None = None
         self._shape_cache: dict[int, str] = {}
+        self._context: dict[int, tuple[str, ...]] = {}  # control -> texts shown just before it
+        self._captions: set[str] = set()  # headings of cards that also show an image with the same alt text
+        self._recent: list[str] = []
 
     # -- classification
 
@@ -130,12 +155,18 @@ class _Renderer:
     def is_section(self, node: AriaNode) -> bool:
         if node.role not in SECTION_ROLES:
             return False
-        return bool(node.name) or node.role not in NAMED_ONLY_SECTIONS
+        if node.role not in NAMED_ONLY_SECTIONS:
+            return True
+        # a region/group/form named after the heading it opens with adds nothing to that heading
+        return bool(node.name) and _clean(node.name) != _first_heading(node)
 
     def register(self, node: AriaNode, inside_control: bool) -> None:
         for n in node.walk():
             if n.ref:
                 self.refs[n.ref] = RefInfo(n.ref, n.role, n.name, False)
+            if n.children and any(c.role == "img" and c.name for c in n.children):
+                alts = {_clean(c.name) for c in n.children if c.role == "img"}
+                self._captions |= alts & {_heading_text(h) for h in n.walk() if h.role == "heading"}
         self._mark(node, inside_control)
 
     def _mark(self, node: AriaNode, inside_control: bool) -> None:
@@ -144,6 +175,10 @@ class _Renderer:
             self.refs[node.ref].interactive = True  # type: ignore[index]
             if node.attrs.get("active") == "true" and self.focus is None:
                 self.focus = node
+            self._context[id(node)] = tuple(self._recent)
+        seen = _heading_text(node) if node.role == "heading" else _clean(node.text or "") if node.role == "text" else ""
+        if len(seen) >= ABBREVIATE_MIN:
+            self._recent = [*self._recent[-3:], seen]
         inner = inside_control or interactive
         for child in node.children:
             self._mark(child, inner)
@@ -151,12 +186,12 @@ class _Renderer:
     # -- pieces
 
     def link_target(self, url: str) -> str:
-        """Where a link leads: other origins always, this origin's paths only when asked for."""
+        """Where a link leads: other origins always, this origin's paths only in the full view."""
         if not url or url == "#":
             return ""
         parts = urlsplit(url)
         if not parts.scheme or f"{parts.scheme}://{parts.netloc}" == self.origin:
-            if not self.local_urls:
+            if self.compact:
                 return ""
             url = url[len(self.origin) :] if parts.scheme else url
         url = url or "/"
@@ -164,7 +199,7 @@ class _Renderer:
 
     def text_of(self, text: str, holder: str | None) -> str:
         text = _clean(text)
-        if self.cut_text and len(text) > TEXT_MAX:
+        if self.compact and len(text) > TEXT_MAX:
             more = f"; observe ref={holder} for all" if holder else ""
             return f"{text[:TEXT_KEEP]}… (+{len(text) - TEXT_KEEP} chars{more})"
         return text
@@ -172,6 +207,11 @@ class _Renderer:
     def control(self, node: AriaNode, label: str) -> str:
         """``role "name" [ref] state = value`` for an interactive element."""
         name = _clean(node.name) or label
+        if self.compact:
+            # "Edit 'Audit colour contrast'" right under the heading "Audit colour contrast" -> "Edit '…'"
+            for seen in sorted(self._context.get(id(node), ()), key=len, reverse=True):
+                if seen in name and seen != name:
+                    name = name.replace(seen, "…")
         role = node.role if node.role in INTERACTIVE_ROLES or node.role != "generic" else "clickable"
         out = f"{role} {_quote(name)}" if name else role
         out += f" [{node.ref}]"
@@ -191,7 +231,7 @@ class _Renderer:
         placeholder = node.props.get("placeholder")
         if placeholder and _clean(placeholder) != name:
             out += f" placeholder={_quote(_clean(placeholder))}"
-        if node.text is not None and node.role not in ("link", "button", "tab", "menuitem"):
+        if node.text is not None and node.role in INTERACTIVE_ROLES and node.role not in ("link", "button", "tab", "menuitem"):
             out += f" = {_quote(_clean(node.text))}"
         options = [c for c in node.children if c.role == "option" and not c.ref]
         if options:
@@ -206,7 +246,7 @@ class _Renderer:
     def head(self, node: AriaNode) -> str:
         """Heading line of a section, e.g. ``navigation "Main":``."""
         out = node.role
-        if node.name:
+        if node.name and _clean(node.name) != _first_heading(node):
             out += f" {_quote(_clean(node.name))}"
         if node.ref and (node.role in ("dialog", "alertdialog", "tabpanel", "iframe", "listbox", "table") or node.pointer):
             out += f" [{node.ref}]"
@@ -247,9 +287,12 @@ class _Renderer:
             return f"h{level} {title}".strip()
         if role == "img":
             label = _clean(node.name)
-            return f"img {_quote(label)}" if label else ""
+            if not label or (self.compact and label in self._captions):
+                return "img" if label else ""  # an image captioned by the heading next to it
+            return f"img {_quote(label)}"
         if role in ANNOUNCE_ROLES:
-            return f"{role}: {body or _clean(node.name)}".rstrip()
+            content = body or _clean(node.name)
+            return f"{role}: {content}" if content else ""  # an empty live region shows nothing
         if role in CELL_ROLES or role == "row":
             return body or _clean(node.name)
         if self.is_section(node) and role != "group":
@@ -265,7 +308,7 @@ class _Renderer:
         out, prev_textual = "", False
         names = self._sibling_names(node)
         for child in node.children:
-            if child.role == "text" and _clean(child.text or "") in names:
+            if self._is_label_echo(child, names):
                 continue  # a label repeated by the control it labels
             part = self.inline(child, inside_control, holder)
             if not part:
@@ -279,7 +322,16 @@ class _Renderer:
 
     @staticmethod
     def _sibling_names(node: AriaNode) -> set[str]:
-        return {_clean(c.name) for c in node.children if c.role != "text" and c.name}
+        return {_clean(c.name) for c in node.children if c.role in INTERACTIVE_ROLES and c.name}
+
+    @staticmethod
+    def _is_label_echo(child: AriaNode, names: set[str]) -> bool:
+        """A text (or a plain label element) that only repeats the name of a sibling control."""
+        if child.role == "text":
+            return _clean(child.text or "") in names
+        if child.role == "generic" and not child.children and not child.pointer:
+            return _clean(child.text or child.name) in names
+        return False
 
     # -- blocks: lines for subtrees too big for one line
 
@@ -302,7 +354,7 @@ class _Renderer:
         if node.role == "heading":
             return [(depth, line)]
         lines = self.children_block(node, depth, inside_control)
-        if node.role in ITEM_ROLES and lines:
+        if node.role in ITEM_ROLES and lines and not lines[0][1].startswith("- "):
             first_depth, first = lines[0]
             lines = [(first_depth, "- " + first), *[(d, "  " + t) if d == first_depth else (d, t) for d, t in lines[1:]]]
         return lines
@@ -311,19 +363,20 @@ class _Renderer:
         children = node.children
         names = self._sibling_names(node)
         out: list[tuple[int, str]] = []
-        runs = self._runs(children) if self.fold else [(0, len(children))]
+        runs = self._runs(children) if self.compact else [(0, len(children))]
         for start, end in runs:
             run = children[start:end]
-            keep = run if len(run) < FOLD_MIN else run[:FOLD_KEEP]
+            folding = self.compact and len(run) >= FOLD_MIN
+            keep = run[:FOLD_KEEP] if folding else run
             for child in keep:
-                if child.role == "text" and _clean(child.text or "") in names:
+                if self._is_label_echo(child, names):
                     continue
                 if node.role == "row" and child.role in CELL_ROLES:
                     continue
                 out.extend(self.block(child, depth, inside_control))
             if node.role == "row":
                 out.append((depth, self.inline(node, inside_control, None)))
-            if len(run) >= FOLD_MIN:
+            if folding:
                 hidden = run[FOLD_KEEP:]
                 self.folded += len(hidden)
                 labels = [self._label(c) for c in hidden]
@@ -369,16 +422,15 @@ class Rendered:
     focus: str
 
 
-def render(
-    tree: AriaNode, *, origin: str = "", fold: bool = True, cut_text: bool = True, local_urls: bool = False
-) -> Rendered:
+def render(tree: AriaNode, *, origin: str = "", compact: bool = True) -> Rendered:
     """Render a parsed snapshot: lines, reference registry, number of folded elements, focused element.
 
-    ``fold`` folds runs of similar siblings, ``cut_text`` cuts very long texts,
-    ``local_urls`` shows the targets of links within the app's origin (links to
-    other origins always show theirs).
+    ``compact`` (the default view) folds runs of similar siblings, cuts very long
+    texts, abbreviates control names that repeat the heading or text just above
+    them, and leaves out the targets of links within the app's origin (links to
+    other origins always show theirs). The full view does none of that.
     """
-    r = _Renderer(origin, fold, cut_text, local_urls)
+    r = _Renderer(origin, compact)
     r.register(tree, False)
     lines: list[tuple[int, str]] = []
     for child in tree.children:
@@ -387,7 +439,7 @@ def render(
     if r.focus is not None:
         info = r.refs[r.focus.ref]  # type: ignore[index]
         focus = f"{info.role} {_quote(_clean(info.name))} [{info.ref}]" if info.name else f"{info.role} [{info.ref}]"
-    return Rendered(["  " * d + t for d, t in lines], r.refs, r.folded, focus)
+    return Rendered([INDENT * d + t for d, t in lines], r.refs, r.folded, focus)
 
 
 def _origin(url: str) -> str:
@@ -409,7 +461,7 @@ def build_observation(raw: str, url: str, title: str, *, ref: str | None = None,
         if found is None:
             raise StaleRefError(f"[{ref}] is not on the current page; observe again to get fresh references")
         scope = AriaNode(role="fragment", children=[found])
-    out = render(scope, origin=_origin(url), fold=not (full or ref), cut_text=not ref, local_urls=bool(full or ref))
+    out = render(scope, origin=_origin(url), compact=not (full or ref))
     refs, focus = out.refs, out.focus
     if ref is not None:
         whole = render(tree, origin=_origin(url))

@@ -198,12 +198,14 @@ class BrowserSession:
     with ``playwright show-trace``).
     """
 
-    def __init__(self, executable: str | None = None, headless: bool = True, trace_dir: Path | None = None) -> None:
+    def __init__(
+        self, executable: str | None = None, headless: bool = True, trace_dir: Path | None = None, *, playwright=None
+    ) -> None:
         self.executable = executable
         self.headless = headless
         self.trace_dir = Path(trace_dir) if trace_dir else None
         self._pw_cm = None
-        self.playwright = None
+        self.playwright = playwright  # an already running Playwright to launch Chromium with (it stays running)
         self.browser = None
         self.started = 0.0
 
@@ -213,13 +215,13 @@ class BrowserSession:
 
         if self.browser is not None:
             return self
-        self._pw_cm = sync_playwright()
-        self.playwright = self._pw_cm.start()
+        if self.playwright is None:
+            self._pw_cm = sync_playwright()
+            self.playwright = self._pw_cm.start()
         try:
             self.browser = launch_chromium(self.playwright, self.executable, headless=self.headless)
         except BaseException:
-            self._pw_cm.__exit__(None, None, None)
-            self._pw_cm = self.playwright = None
+            self._stop_playwright()
             raise
         self.started = time.time()
         return self
@@ -240,9 +242,12 @@ class BrowserSession:
                 self.browser.close()
         finally:
             self.browser = None
-            if self._pw_cm is not None:
-                self._pw_cm.__exit__(None, None, None)
-                self._pw_cm = self.playwright = None
+            self._stop_playwright()
+
+    def _stop_playwright(self) -> None:
+        if self._pw_cm is not None:  # only a Playwright this session started itself
+            self._pw_cm.__exit__(None, None, None)
+            self._pw_cm = self.playwright = None
 
     def __enter__(self) -> "BrowserSession":
         return self.start()

@@ -411,14 +411,27 @@ _SPECS: list[tuple[str, str, type[BaseModel], str]] = [
 ]
 
 
+def _bad_arguments(name: str) -> Callable[[Exception], str]:
+    def explain(exc: Exception) -> str:
+        problems = []
+        for err in getattr(exc, "errors", lambda: [])():
+            where = ".".join(str(p) for p in err.get("loc", ())) or "arguments"
+            problems.append(f"{where}: {err.get('msg', 'invalid')}")
+        return f"Error: invalid arguments for {name}: " + ("; ".join(problems) or str(exc).splitlines()[0])
+
+    return explain
+
+
 def make_browser_tools(item_page, *, screenshot_dir: Path | None = None) -> list[BaseTool]:
-    """The agent's browser tools bound to ``item_page``; each returns a short string and never raises."""
+    """The agent's browser tools bound to ``item_page``; each returns a short string and never raises
+    (invalid arguments are answered with an error text too)."""
     impl = BrowserTools(item_page, screenshot_dir=screenshot_dir)
     tools: list[BaseTool] = []
     for name, method, schema, description in _SPECS:
         tools.append(
             StructuredTool.from_function(
-                func=_guard(name, getattr(impl, method)), name=name, description=description, args_schema=schema
+                func=_guard(name, getattr(impl, method)), name=name, description=description, args_schema=schema,
+                handle_validation_error=_bad_arguments(name),
             )
         )
     return tools
