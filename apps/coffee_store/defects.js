@@ -1,0 +1,1 @@
+window.WT_DEFECTS = ["free-shipping-boundary", "grind-merge", "placeholder-tasting-notes"];
