@@ -181,7 +181,7 @@ def item_11(page: Page, base_url: str) -> bool:
     ]
     dialog = page.get_by_role("dialog")
     for case in cases:
-        page.goto(base_url)
+        _tab(page, "Search jobs")
         _apply(page, "Site Reliability Engineer", **case)
         page.wait_for_timeout(150)
         if not dialog.is_visible() or dialog.locator('[aria-invalid="true"]').count() != 1:
