@@ -70,7 +70,7 @@ def money(text: str) -> float:
     return -value if (m.group(1) or m.group(2)) else value
 
 
-def alert_shown(page: Page, text: str, timeout_ms: int = 1000) -> bool:
+def alert_shown(page: Page, text: str, timeout_ms: int = 2000) -> bool:
     """True once an element with role ``alert`` (e.g. a form field's error message) containing ``text`` is visible."""
     return holds(lambda: expect(page.get_by_role("alert").filter(has_text=text).first).to_be_visible(timeout=timeout_ms))
 

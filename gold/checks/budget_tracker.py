@@ -218,7 +218,7 @@ def item_12(page: Page, base_url: str) -> bool:
 def item_13(page: Page, base_url: str) -> bool:
     """Adding a transaction shows a confirmation toast."""
     add_tx(page, "Coffee beans", "14.99", "Groceries")
-    return holds(lambda: expect(page.get_by_role("status")).to_contain_text("Coffee beans", timeout=1500))
+    return holds(lambda: expect(page.get_by_role("status")).to_contain_text("Coffee beans", timeout=2500))
 
 
 def item_14(page: Page, base_url: str) -> bool:

@@ -153,7 +153,7 @@ def item_5(page: Page, base_url: str) -> bool:
 def item_6(page: Page, base_url: str) -> bool:
     """Searching the company 'Meridian' finds Farah Haddad, who works at Meridian Health."""
     search(page, "Meridian")
-    return holds(lambda: expect(card(page, "Farah Haddad")).to_be_visible(timeout=1000)) and names(page) == ["Farah Haddad"]
+    return holds(lambda: expect(card(page, "Farah Haddad")).to_be_visible(timeout=2000)) and names(page) == ["Farah Haddad"]
 
 
 def item_7(page: Page, base_url: str) -> bool:
@@ -224,14 +224,14 @@ def item_14(page: Page, base_url: str) -> bool:
     box = open_new(page)
     fill_contact(box, first="Zed")
     box.get_by_role("button", name="Close").click()
-    closed = holds(lambda: expect(box).to_be_hidden(timeout=1000))
+    closed = holds(lambda: expect(box).to_be_hidden(timeout=2000))
     return closed and card(page, "Zed").count() == 0 and cards(page).count() == SEED_COUNT
 
 
 def item_15(page: Page, base_url: str) -> bool:
     """Adding a contact shows a confirmation message."""
     add_contact(page, "Rosa", "Martins", "rosa.martins@example.com")
-    return holds(lambda: expect(page.get_by_role("status")).to_contain_text("Rosa Martins", timeout=1500))
+    return holds(lambda: expect(page.get_by_role("status")).to_contain_text("Rosa Martins", timeout=2500))
 
 
 def item_16(page: Page, base_url: str) -> bool:

@@ -1,0 +1,1 @@
+window.WT_DEFECTS = ["cancel-keeps-slot", "double-booking", "end-time-display"];
