@@ -66,15 +66,20 @@ def test_webtester_test_through_the_openai_wire(tmp_path):
             assert SECRET.encode() not in path.read_bytes(), path
 
 
-def test_missing_endpoint_is_a_clear_error(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WEBTESTER_"))}
-    proc = subprocess.run([sys.executable, "-m", "webtester.cli.main", "test", "portfolio_site", "--out", str(tmp_path)],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2 and "no model endpoint configured" in proc.stdout
-    bad = subprocess.run([sys.executable, "-m", "webtester.cli.main", "test", "no_such_app", "--model", "scripted:x.yaml"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "no_such_app" in bad.stdout
-    assert not Path(tmp_path / "runs").exists()
+def test_missing_endpoint_and_unknown_app_are_clear_errors(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from webtester.cli.main import app
+
+    for var in [k for k in os.environ if k.startswith(("OPENAI_", "WEBTESTER_"))]:
+        monkeypatch.delenv(var)
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    missing = runner.invoke(app, ["test", "portfolio_site", "--out", str(tmp_path / "out")])
+    assert missing.exit_code == 2 and "no model endpoint configured" in missing.output
+    unknown = runner.invoke(app, ["test", "no_such_app", "--model", "scripted:x.yaml"])
+    assert unknown.exit_code == 2 and "no_such_app" in unknown.output and "portfolio_site" in unknown.output
+    assert not (tmp_path / "out").exists() and not (tmp_path / "runs").exists()
 
 
 def test_scripted_and_replay_models_are_labelled(tmp_path):
