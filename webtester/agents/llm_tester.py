@@ -17,6 +17,7 @@ from webtester.agents.base import Checklist, ItemBudget
 from webtester.agents.checklist import generate_checklist
 from webtester.agents.detection import run_detection
 from webtester.agents.verdict import VerdictDesk
+from webtester.llm.conversation import CHANNEL_KEY, CHECKLIST_CHANNEL
 from webtester.llm.factory import ModelSpec, make_chat_model, replay_path
 from webtester.llm.recording import ExchangeRecorder, replay_model
 from webtester.models import TestItem, Verdict
@@ -109,12 +110,16 @@ class LLMTester:
             model = replay_model(source)
             self.checklist_model = self.detection_model = model
 
-    def _config(self) -> RunnableConfig:
-        return {"callbacks": [self._recorder]} if self._recorder else {}
+    def _config(self, channel: str | None = None) -> RunnableConfig:
+        config: RunnableConfig = {"callbacks": [self._recorder]} if self._recorder else {}
+        if channel:
+            config["metadata"] = {CHANNEL_KEY: channel}
+        return config
 
     def generate_checklist(self, instruction: str, app_url: str, max_items: int) -> Checklist:
         return generate_checklist(
-            self.checklist_model, instruction, app_url, max_items, retries=self.checklist_retries, config=self._config()
+            self.checklist_model, instruction, app_url, max_items, retries=self.checklist_retries,
+            config=self._config(CHECKLIST_CHANNEL),
         )
 
     def detect(self, item: TestItem, item_page: Any, budget: ItemBudget, *, instruction: str = "") -> Verdict:

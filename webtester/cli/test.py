@@ -51,7 +51,12 @@ def test(
     run_dir = out or settings.output_dir / f"{_dt.datetime.now():%Y%m%d-%H%M%S}-{plan['index']}"
     console.print(f"[bold]webtester test[/bold] {app_or_url}  tester=[cyan]{tester_obj.name}[/cyan]  "
                   f"mode={plan['mode']}  run folder={run_dir}", soft_wrap=True)
-    result = _run(console, plan, tester_obj, settings, run_dir, build)
+    try:
+        result = _run(console, plan, tester_obj, settings, run_dir, build)
+    except KeyboardInterrupt:
+        console.print(f"[yellow]interrupted.[/yellow] Resume where it stopped with: webtester test {app_or_url} "
+                      f"--out {run_dir} (and the same options)", soft_wrap=True)
+        raise typer.Exit(130) from None
     _summary(console, result, run_dir)
     if result.status != "ok":
         raise typer.Exit(1)
