@@ -139,3 +139,40 @@ def test_references_resolve_to_live_elements(browser):
             resolve_ref(page, after, "e999")
     finally:
         page.close()
+
+
+WIDGETS = """<title>Widgets</title><main><h1>Orders</h1>
+<table><caption>Recent orders</caption><thead><tr><th>Order</th><th>Total</th><th>Action</th></tr></thead><tbody>
+""" + "".join(f"<tr><td>#{i}</td><td>${i * 3}.00</td><td><button>Cancel</button></td></tr>" for i in range(12)) + """
+</tbody></table>
+<div role="dialog" aria-modal="true" aria-labelledby="dt"><h2 id="dt">Confirm</h2><p>Really cancel?</p><button>Yes</button></div>
+<iframe srcdoc="<button onclick=&quot;this.textContent='Pressed inside'&quot;>Inside frame</button>"></iframe>
+<details><summary>More info</summary><p>Hidden text</p></details>
+<label>Volume <input type="range" value="30"></label>
+<div role="switch" aria-checked="true" tabindex="0">Dark mode</div>
+</main>"""
+
+
+def test_tables_dialogs_frames_and_disclosures(browser):
+    page = browser.new_page()
+    try:
+        page.set_content(WIDGETS)
+        page.wait_for_timeout(200)  # the iframe's document
+        obs = observe(page)
+        text = obs.text
+        assert 'table "Recent orders" [' in text and "\n  Order | Total | Action\n" in text
+        assert '  #0 | $0.00 | button "Cancel" [' in text
+        assert "more similar row items" in text and "#11" in text
+        assert "dialog [" in text and 'h2 Confirm · Really cancel? · button "Yes" [' in text
+        assert 'slider "Volume" [' in text and '= "30"' in text
+        assert 'switch "Dark mode" [' in text and "] checked" in text
+        inside = next(r for r, i in obs.refs.items() if i.name == "Inside frame")
+        assert not inside.startswith("e")  # a reference into the iframe's document
+        resolve_ref(page, obs, inside).click()
+        summary = next(r for r, i in obs.refs.items() if i.name == "More info")
+        assert f'clickable "More info" [{summary}]' in text
+        resolve_ref(page, obs, summary).click()
+        after = observe(page)
+        assert "Pressed inside" in after.text and "Hidden text" in after.text
+    finally:
+        page.close()

@@ -131,9 +131,10 @@ def test_a_dev_server_that_never_answers_times_out_with_its_log_tail(stub_projec
     monkeypatch.setenv("STUB_MODE", "silent")
     start = time.monotonic()
     with pytest.raises(AppStartError) as err:
-        start_app(stub_project, timeout=4)
-    assert time.monotonic() - start < 30
-    assert "did not answer" in str(err.value) and "compiling forever" in str(err.value)
+        start_app(stub_project, timeout=6)
+    assert time.monotonic() - start < 40
+    assert "did not answer" in str(err.value) and "within 6 s" in str(err.value)
+    assert "run dev -- --port" in str(err.value)  # the log tail is quoted
 
 
 def _group_alive(pgid: int, wait: float = 5.0) -> set[int]:
@@ -154,20 +155,31 @@ def _group_alive(pgid: int, wait: float = 5.0) -> set[int]:
         time.sleep(0.1)
 
 
-def _descendants() -> set[int]:
+def _descendants() -> set[tuple[int, float]]:
+    """This process's live descendants as (pid, start time): a pid alone may be reused by another process."""
     import psutil
 
-    return {p.pid for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE}
+    out = set()
+    for p in psutil.Process().children(recursive=True):
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE:
+                out.add((p.pid, p.create_time()))
+        except psutil.NoSuchProcess:
+            pass
+    return out
 
 
-def _alive(pids: set[int]) -> set[int]:
+def _alive(procs) -> set[tuple[int, float]]:
+    """Those of ``procs`` (pids or (pid, start time) pairs) that still run (zombies count as gone)."""
     import psutil
 
     alive = set()
-    for pid in pids:
+    for entry in procs:
+        pid, started = entry if isinstance(entry, tuple) else (entry, None)
         try:
-            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-                alive.add(pid)
+            p = psutil.Process(pid)
+            if p.status() != psutil.STATUS_ZOMBIE and (started is None or p.create_time() == started):
+                alive.add(entry)
         except psutil.NoSuchProcess:
             pass
     return alive
@@ -208,7 +220,7 @@ def test_ctrl_c_on_apps_start_tears_the_dev_server_down(stub_project):
         url = proc.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:"), url
         assert "Stub app" in _get(url)
-        group = {p.pid for p in psutil.Process(proc.pid).children(recursive=True)}
+        group = {(p.pid, p.create_time()) for p in psutil.Process(proc.pid).children(recursive=True)}
         assert group
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0

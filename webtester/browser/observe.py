@@ -150,6 +150,8 @@ class _Renderer:
             return False
         if node.role in INTERACTIVE_ROLES:
             return node.role != "option" or not inside_control
+        if node.role == "generic" and node.name and not inside_control:
+            return True  # a named generic is a <summary> (disclosure) in practice
         return node.pointer and not inside_control
 
     def is_section(self, node: AriaNode) -> bool:
@@ -320,16 +322,19 @@ class _Renderer:
             prev_textual = textual
         return out
 
-    @staticmethod
-    def _sibling_names(node: AriaNode) -> set[str]:
-        return {_clean(c.name) for c in node.children if c.role in INTERACTIVE_ROLES and c.name}
+    def _sibling_names(self, node: AriaNode) -> set[str]:
+        """Names that a plain text among ``node``'s children would only repeat."""
+        names = {_clean(c.name) for c in node.children if c.role in INTERACTIVE_ROLES and c.name}
+        if node.name and self.is_section(node):
+            names.add(_clean(node.name))  # e.g. a table's caption
+        return names
 
     @staticmethod
     def _is_label_echo(child: AriaNode, names: set[str]) -> bool:
         """A text (or a plain label element) that only repeats the name of a sibling control."""
         if child.role == "text":
             return _clean(child.text or "") in names
-        if child.role == "generic" and not child.children and not child.pointer:
+        if child.role in ("generic", "caption") and not child.children and not child.pointer:
             return _clean(child.text or child.name) in names
         return False
 
@@ -347,7 +352,7 @@ class _Renderer:
                 return [(depth, f"{head} {joined}")]
             return [(depth, head), *lines]
         line = self.inline(node, inside_control, None)
-        if len(line) <= INLINE_MAX or node.role == "text" or (interactive and node.role in INTERACTIVE_ROLES):
+        if len(line) <= INLINE_MAX or node.role in ("text", "row") or (interactive and node.role in INTERACTIVE_ROLES):
             return [(depth, line)] if line else []
         if interactive:  # a large clickable container: its reference, then its content
             return [(depth, self.control(node, "") + ":"), *self.children_block(node, depth + 1, True)]
@@ -371,11 +376,7 @@ class _Renderer:
             for child in keep:
                 if self._is_label_echo(child, names):
                     continue
-                if node.role == "row" and child.role in CELL_ROLES:
-                    continue
                 out.extend(self.block(child, depth, inside_control))
-            if node.role == "row":
-                out.append((depth, self.inline(node, inside_control, None)))
             if folding:
                 hidden = run[FOLD_KEEP:]
                 self.folded += len(hidden)

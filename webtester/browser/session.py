@@ -71,6 +71,10 @@ class ItemPage:
             if goto:
                 self.page.goto(base_url, wait_until="domcontentloaded")
                 self.settle()
+                try:  # let a single-page app fetch its modules and data before the first look
+                    self.page.wait_for_load_state("networkidle", timeout=3_000)
+                except Exception:
+                    pass
         except BaseException:
             self.close()
             raise
