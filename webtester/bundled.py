@@ -115,6 +115,7 @@ def run_checks(instance: Instance, base_url: str, browser, item_ids: Iterable[in
             raise AttributeError(f"{instance.index}: gold item {item.id} has no check function {item.check!r}")
         context = browser.new_context(viewport=VIEWPORT)
         context.set_default_timeout(3000)
+        context.set_default_navigation_timeout(15000)  # page loads may be slow on a busy machine
         page = context.new_page()
         start = time.perf_counter()
         try:
