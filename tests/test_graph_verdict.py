@@ -11,7 +11,7 @@ from webtester.browser.static_server import StaticServer
 from webtester.models import Dimension, Status, TestItem
 
 PAGE = """<!doctype html><title>Late</title>
-<button id="go" onclick="setTimeout(() => { document.getElementById('out').textContent = 'Saved 3 items'; }, 400)">Save</button>
+<button id="go" onclick="setTimeout(() => { document.getElementById('out').textContent = 'Saved 3 items'; }, 250)">Save</button>
 <p id="out">Nothing saved</p>"""
 
 ITEM = TestItem(id="FT-01", dimension=Dimension.functionality, description="Saving shows a confirmation")
@@ -32,7 +32,7 @@ def item_page(tmp_path, browser):
 def test_fail_on_a_stale_view_is_refused_then_recorded_with_settled_evidence(item_page, tmp_path):
     desk = VerdictDesk(ITEM, item_page, screenshot_dir=tmp_path / "run" / "idx" / "screenshots", rel_root=tmp_path / "run")
     item_page.observe()  # the agent saw "Nothing saved"
-    item_page.page.click("#go")  # ... then acted; the confirmation renders 400 ms later
+    item_page.page.click("#go")  # ... then acted; the confirmation renders 250 ms later
     tool = desk.tool()
     refused = tool.invoke({"status": "fail", "issue": "No confirmation after saving", "actual": "Nothing saved"})
     assert refused.startswith("NOT RECORDED") and "Saved 3 items" in refused

@@ -11,7 +11,8 @@ idle, then the observation stops changing) and observes it again:
 - otherwise the fail is recorded with the settled observation and a screenshot
   as evidence.
 
-A page that never stops changing cannot block a verdict forever: after
+Settling waits for network idle and a quiet DOM, then for two agreeing
+observations. A page that never stops changing cannot block a verdict forever: after
 ``max_refusals`` refusals the fail is recorded, with a note saying so.
 """
 
@@ -54,16 +55,35 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def settle_page(page: Any, observe_text: Callable[[], str], *, timeout: float = 4.0, quiet: float = 0.3) -> tuple[str, bool]:
-    """Wait for network idle, then until two observations ``quiet`` seconds apart agree.
+_DOM_QUIET_JS = """([quiet, limit]) => new Promise((resolve) => {
+  const start = performance.now();
+  let timer;
+  const done = (ok) => { observer.disconnect(); clearTimeout(timer); resolve(ok); };
+  const arm = () => { clearTimeout(timer); timer = setTimeout(() => done(true), quiet); };
+  const observer = new MutationObserver(() => (performance.now() - start > limit ? done(false) : arm()));
+  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  arm();
+})"""
 
-    At least two observations are compared however slow observing is; ``timeout``
-    bounds further ones. Returns the settled observation text and whether it settled.
+
+def settle_page(
+    page: Any, observe_text: Callable[[], str], *, timeout: float = 4.0, quiet: float = 0.3, dom_quiet: float = 0.5
+) -> tuple[str, bool]:
+    """Let the page settle, then return its observation and whether it settled within ``timeout``.
+
+    Settling is: network idle, then no DOM change for ``dom_quiet`` seconds (timers
+    the page set before, e.g. a confirmation rendered a moment after a click, fire
+    first), then two observations ``quiet`` seconds apart that agree. At least two
+    observations are compared however slow observing is.
     """
     deadline = time.monotonic() + timeout
     try:
         page.wait_for_load_state("networkidle", timeout=int(timeout * 1000 / 2))
-    except Exception:  # a page with long polling never idles; the observation check below still applies
+    except Exception:  # a page with long polling never idles; the checks below still apply
+        pass
+    try:
+        page.evaluate(_DOM_QUIET_JS, [int(dom_quiet * 1000), int(timeout * 1000 / 2)])
+    except Exception:  # navigation in progress or scripts blocked: fall back to comparing observations
         pass
     previous = observe_text()
     while True:
