@@ -13,10 +13,12 @@ Procedure (reproducible, no randomness):
    out. Agreement between annotators (raw and Cohen's kappa) is reported.
 2. Instances are split by a hash of their index: about 40% held out, the rest
    used for calibration.
-3. For each text mode (description / description+expected) and every candidate
-   threshold (midpoints between observed top-1 similarities), agreement = share
-   of predicted items whose judged gold id (or none) equals the label. The best
-   (mode, threshold) on the calibration part wins (the middle of the best range).
+3. For each variant (text embedded: description or description+expected;
+   dimension bonus: 0, 0.05 or 0.1) and every candidate threshold (midpoints
+   between observed top-1 scores), agreement = share of predicted items whose
+   judged gold id (or none) equals the label. The best (variant, threshold) on
+   the calibration part wins (threshold: the middle of the best range; ties go to
+   the simpler variant).
 4. Agreement on the held-out part is reported, with a breakdown and the
    difference in coverage between judge and labels.
 
@@ -41,6 +43,7 @@ EVAL_ROOT = Path(__file__).resolve().parent
 MATCHING_ROOT = EVAL_ROOT / "matching"
 DEFAULT_DATASET = EVAL_ROOT.parent.parent / "shared" / "datasets" / "webtestbench" / "WebTestBench.jsonl"
 HELD_OUT_SHARE = 0.4
+DIMENSION_BONUSES = (0.0, 0.05, 0.1)
 
 Key = tuple[str, str, str]  # (index, system, item_id)
 
@@ -53,6 +56,7 @@ class MatchingSet:
     labels: dict[Key, dict[str, int | None]] = field(default_factory=dict)  # key -> annotator -> gold id
     reference: dict[Key, int | None] = field(default_factory=dict)  # adjudicated labels (reference.jsonl)
     sources: list[str] = field(default_factory=list)
+    source_of: dict[Key, str] = field(default_factory=dict)  # key -> folder it comes from
 
     def consensus(self) -> dict[Key, int | None]:
         """The label of every usable item: the adjudicated reference label where one exists,
@@ -112,6 +116,7 @@ def load_matching_set(root: Path = MATCHING_ROOT) -> MatchingSet:
             if key in ms.items:
                 raise ValueError(f"{pred_file}:{n}: duplicate predicted item {key}")
             ms.items[key] = item
+            ms.source_of[key] = ms.sources[-1]
         ref_file = folder / "reference.jsonl"
         if ref_file.exists():
             for n, row in enumerate(_read_jsonl(ref_file), 1):
@@ -144,7 +149,7 @@ def top1(judge, keys: list[Key], ms: MatchingSet, gold: dict[str, Instance]) -> 
     for k in keys:
         groups[(k[0], k[1])].append(k)
     pairs = [(gold[idx], [ms.items[k] for k in ks]) for (idx, _), ks in groups.items()]
-    sims = judge.similarity_matrices(pairs)
+    sims = judge.scores(pairs)
     best: dict[Key, tuple[int, float]] = {}
     for (inst, _), ks, s in zip(pairs, groups.values(), sims):
         ids = [g.id for g in inst.checklist]
@@ -217,15 +222,17 @@ def calibrate(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, *, ca
     calib_idx, held_idx = split_instances([k[0] for k in labels])
     calib_keys = sorted(k for k in labels if k[0] in calib_idx)
     held_keys = sorted(k for k in labels if k[0] in held_idx)
-    modes = {}
+    variants = []
     for mode in TEXT_MODES:
-        judge = EmbeddingJudge(threshold=0.0, text_mode=mode, cache_path=cache_path)
-        ids, sims = top1(judge, calib_keys, ms, gold)
-        t, agr = best_threshold(ids, sims, [labels[k] for k in calib_keys])
-        modes[mode] = {"threshold": t, "calibration_agreement": agr}
-    mode = max(TEXT_MODES, key=lambda m: (modes[m]["calibration_agreement"], m == "description"))
-    threshold = modes[mode]["threshold"]
-    judge = EmbeddingJudge(threshold=threshold, text_mode=mode, cache_path=cache_path)
+        for bonus in DIMENSION_BONUSES:
+            judge = EmbeddingJudge(threshold=0.0, text_mode=mode, dimension_bonus=bonus, cache_path=cache_path)
+            ids, sims = top1(judge, calib_keys, ms, gold)
+            t, agr = best_threshold(ids, sims, [labels[k] for k in calib_keys])
+            variants.append({"text_mode": mode, "dimension_bonus": bonus, "threshold": t, "calibration_agreement": round(agr, 4)})
+    # best agreement; ties go to the simpler variant (no bonus, description only)
+    best = max(variants, key=lambda v: (v["calibration_agreement"], -v["dimension_bonus"], v["text_mode"] == "description"))
+    mode, bonus, threshold = best["text_mode"], best["dimension_bonus"], best["threshold"]
+    judge = EmbeddingJudge(threshold=threshold, text_mode=mode, dimension_bonus=bonus, cache_path=cache_path)
     report = {}
     for part, keys in (("calibration", calib_keys), ("held_out", held_keys)):
         ids, sims = top1(judge, keys, ms, gold) if keys else ([], np.array([]))
@@ -236,21 +243,27 @@ def calibrate(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, *, ca
             "agreement": round(agreement(pred, ys), 4),
             "breakdown": breakdown(pred, ys),
             "mean_abs_coverage_gap": round(coverage_gap(keys, pred, ys, gold), 4),
+            "agreement_by_source": {
+                src: round(agreement([p for k, p in zip(keys, pred) if ms.source_of[k] == src],
+                                     [y for k, y in zip(keys, ys) if ms.source_of[k] == src]), 4)
+                for src in sorted({ms.source_of[k] for k in keys})
+            },
         }
     return {
         "judge": "embedding",
         "model": model_id(),
         "base_model": MODEL_NAME,
         "text_mode": mode,
+        "dimension_bonus": bonus,
         "threshold": threshold,
-        "rule": "argmax cosine similarity over gold items; unmatched below the threshold",
+        "rule": "argmax over gold items of cosine similarity + dimension bonus; unmatched below the threshold",
         "source": ", ".join(ms.sources),
         "annotators": sorted({a for by in ms.labels.values() for a in by}),
         "labelled_items": len(set(ms.labels) | set(ms.reference)),
         "reference_items": len(ms.reference),
         "used_items": len(labels),
         "inter_annotator": ms.inter_annotator(),
-        "modes": modes,
+        "variants": variants,
         **report,
     }
 

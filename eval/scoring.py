@@ -115,12 +115,25 @@ def score_predictions(
     *,
     bootstrap: int = 2000,
     seed: int = 0,
+    previous: dict[str, dict] | None = None,
 ) -> ScoredRun:
-    """Match every instance's predicted items with ``judge`` (batched) and aggregate."""
+    """Match every instance's predicted items with ``judge`` (batched) and aggregate.
+
+    ``previous`` (index -> a ``matches.jsonl`` record, see :func:`read_matches`) lets an
+    instance reuse the matches of an earlier scoring when the judge (name, model,
+    prompt version, threshold) and the predicted items are the same, so rescoring
+    costs no model calls."""
     todo = [(inst, predictions[inst.index]) for inst in instances
             if inst.index in predictions and predictions[inst.index].status != "missing"]
-    pairs = [(inst, p.items) for inst, p in todo if p.items]
-    matched = dict(zip((inst.index for inst, _ in pairs), judge.match_many(pairs)))
+    matched: dict[str, Matches] = {}
+    judge_key = judge.info.model_dump(mode="json")
+    for inst, p in todo:  # matches of an earlier scoring by the same judge of the same items
+        old = (previous or {}).get(inst.index)
+        if old and old.get("judge") == judge_key and [(m["pred_id"], m["description"]) for m in old["matches"]] == \
+                [(it.id, it.description) for it in p.items]:
+            matched[inst.index] = [m["gold_id"] for m in old["matches"]]
+    pairs = [(inst, p.items) for inst, p in todo if p.items and inst.index not in matched]
+    matched.update(zip((inst.index for inst, _ in pairs), judge.match_many(pairs)))
     scores: list[InstanceScore] = []
     matches: dict[str, Matches] = {}
     for inst in instances:
@@ -133,6 +146,21 @@ def score_predictions(
         scores.append(score_instance(inst, p.items, p.verdicts, m, status=p.status, reason=p.reason))
     summary = aggregate(scores, instances, judge=judge.info.model_dump(), bootstrap=bootstrap, seed=seed)
     return ScoredRun(summary, predictions, matches)
+
+
+def read_matches(path: Path) -> dict[str, dict]:
+    """Records of a ``matches.jsonl`` written by an earlier scoring (index -> record); {} if absent or unreadable."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rec = json.loads(line)
+            out[rec["index"]] = rec
+        except (json.JSONDecodeError, KeyError, TypeError):
+            return {}
+    return out
 
 
 def score_run_full(run_dir: Path, dataset: Sequence[Instance], judge: Judge, **kwargs) -> ScoredRun:

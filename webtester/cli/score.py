@@ -28,13 +28,14 @@ def score(
     judge_model: Optional[str] = typer.Option(None, help="Model of the LLM judge (default: settings / WEBTESTER_JUDGE_MODEL)."),
     threshold: Optional[float] = typer.Option(None, help="Threshold of the embedding judge (default: the calibrated one)."),
     config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with model and judge settings."),
+    all_instances: bool = typer.Option(False, "--all", help="Score every dataset instance, not only those the run's manifest lists."),
 ) -> None:
     """Score a run folder against gold checklists and print the summary tables."""
     from rich.console import Console
 
     from eval.judges import JUDGES, JudgeError, get_judge
     from eval.reports import print_summary, write_reports
-    from eval.scoring import RunFolderError, read_manifest, score_run_full
+    from eval.scoring import RunFolderError, read_manifest, read_matches, score_run_full
     from webtester.datasets import DatasetError, load_dataset
 
     console = Console()
@@ -43,6 +44,15 @@ def score(
     try:
         manifest = read_manifest(run_dir)
         instances = load_dataset(_dataset_path(dataset, manifest))
+        listed = manifest.get("instances") or {}
+        if listed and not all_instances:
+            subset = [i for i in instances if i.index in listed]
+            if not subset:
+                raise ValueError("none of the instances in the run's manifest is in the dataset; check --dataset")
+            if len(subset) < len(instances):
+                console.print(f"Scoring the {len(subset)} instances the run's manifest lists "
+                              f"(of {len(instances)} in the dataset; --all for every one).", highlight=False)
+            instances = subset
         if judge == "auto":
             judge = "oracle" if manifest.get("mode") == "oracle" else "embedding"
         if judge not in JUDGES:
@@ -56,7 +66,9 @@ def score(
             settings = {"threshold": threshold}
         the_judge = get_judge(judge, settings)
         console.print(f"Scoring {run_dir} ({len(instances)} instances) with judge {the_judge.info.label()}", highlight=False)
-        scored = score_run_full(run_dir, instances, the_judge, bootstrap=bootstrap, seed=seed)
+        out_dir = out or run_dir / "scores"
+        previous = read_matches(out_dir / "matches.jsonl") if judge == "llm" else None
+        scored = score_run_full(run_dir, instances, the_judge, bootstrap=bootstrap, seed=seed, previous=previous)
     except (DatasetError, RunFolderError, JudgeError, ValueError) as exc:
         if isinstance(exc, typer.BadParameter):
             raise
@@ -65,7 +77,6 @@ def score(
     title = f"Scores of {run_dir.name}"
     if manifest.get("tester"):
         title += f" (tester {manifest['tester']}, mode {manifest.get('mode', '?')})"
-    out_dir = out or run_dir / "scores"
     write_reports(scored.summary, out_dir, matches=scored.matches, predictions=scored.predictions, title=title)
     print_summary(scored.summary, console, title=title)
     console.print(f"Written to {out_dir}/ (summary.json, summary.md, *.csv, instances.jsonl, matches.jsonl)", highlight=False)
