@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from webtester.browser.aria import parse_aria_snapshot  # noqa: E402
+from webtester.browser.confinement import origin_of, same_origin  # noqa: E402
 from webtester.browser.mcp_format import mcp_format  # noqa: E402
 from webtester.browser.observe import INTERACTIVE_ROLES, build_observation  # noqa: E402
 
@@ -103,8 +104,8 @@ def nav_targets(page) -> list[tuple[str, str]]:
     for node in parse_aria_snapshot(raw).walk():
         if node.role in NAV_ROLES and node.name and node.ref and (node.role, node.name) not in seen:
             url = node.props.get("url", "")
-            if node.role == "link" and url.startswith("http") and not url.startswith(page.url.split("/", 3)[0] + "//" + page.url.split("/", 3)[2]):
-                continue  # another origin
+            if node.role == "link" and ":" in url.split("/")[0] and not same_origin(url, origin_of(page.url)):
+                continue  # another origin, mailto:, tel: ...
             seen.add((node.role, node.name))
             out.append((node.role, node.name))
     return out
@@ -151,13 +152,16 @@ def bench_round_trip(session, url: str, button: str, actions: int) -> dict:
         tools = {t.name: t for t in make_browser_tools(item)}
         tools["observe"].invoke({})
         ref = next(r for r, info in item.last_observation.refs.items() if info.name == button)
-        click, obs_times = [], []
+        click, obs_times, answers, mcp_answers = [], [], [], []
         for _ in range(actions):
             t = time.perf_counter()
             out = tools["click"].invoke({"ref": ref})
             click.append((time.perf_counter() - t) * 1000)
             if out.startswith("Error"):
                 raise RuntimeError(out)
+            answers.append(len(out))
+            # Playwright MCP answers every action with the page state: the full snapshot after it
+            mcp_answers.append(len(mcp_format(item.page.url, item.page.title(), item.last_observation.raw)))
         for _ in range(actions):
             t = time.perf_counter()
             item.observe()
@@ -167,7 +171,8 @@ def bench_round_trip(session, url: str, button: str, actions: int) -> dict:
             "click_round_trip_ms_median": statistics.median(click),
             "click_round_trip_ms_p90": sorted(click)[int(0.9 * len(click)) - 1],
             "observe_ms_median": statistics.median(obs_times),
-            "last_result_chars": len(out),
+            "answer_chars_mean": statistics.mean(answers),
+            "mcp_answer_chars_mean": statistics.mean(mcp_answers),
         }
     finally:
         item.close()
@@ -244,7 +249,9 @@ def main() -> int:
         console.print(
             f"round trip on {r['url']} clicking {r['button']!r} x{r['actions']}: median "
             f"[bold]{r['click_round_trip_ms_median']:.1f} ms[/bold] (p90 {r['click_round_trip_ms_p90']:.1f} ms); "
-            f"bare observe median {r['observe_ms_median']:.1f} ms; last answer {r['last_result_chars']} chars"
+            f"bare observe median {r['observe_ms_median']:.1f} ms; answer per action {r['answer_chars_mean']:.0f} chars "
+            f"vs {r['mcp_answer_chars_mean']:.0f} for MCP's snapshot after each action "
+            f"({r['answer_chars_mean'] / r['mcp_answer_chars_mean']:.3f}x)"
         )
     if args.json:
         args.json.write_text(json.dumps({"pages": rows, "summary": summary, "round_trips": rt}, indent=2))

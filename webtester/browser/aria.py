@@ -70,6 +70,11 @@ def _split_key(content: str) -> tuple[str, str | None]:
         if rest.startswith(":"):
             return key, rest[1:].strip()
         return key, None
+    if '"' not in content:  # no name: the first ": " (or a final ":") separates key and value
+        i = content.find(": ")
+        if i >= 0:
+            return content[:i], content[i + 2 :].strip()
+        return (content[:-1], "") if content.endswith(":") else (content, None)
     in_string = escaped = False
     for i, ch in enumerate(content):
         if in_string:
@@ -104,10 +109,13 @@ def _parse_key(key: str) -> AriaNode:
                 break
             i += 1
         raw = key[pos + 1 : i + 1]
-        try:
-            name = json.loads(raw)
-        except json.JSONDecodeError:
-            name = raw.strip('"')
+        if "\\" not in raw:
+            name = raw[1:-1]  # nothing escaped: no need for a JSON decoder
+        else:
+            try:
+                name = json.loads(raw)
+            except json.JSONDecodeError:
+                name = raw.strip('"')
         pos = i + 1
     node = AriaNode(role=role, name=name)
     for am in _ATTR.finditer(key, pos):

@@ -113,7 +113,12 @@ def _heading_text(node: AriaNode) -> str:
     """Text of a heading node (its name, or its inline text when the name was left out)."""
     if node.name:
         return _clean(node.name)
-    parts = [_clean(n.text or "") for n in node.walk() if n.role == "text" or (n is node and n.text)]
+    parts = []
+    for n in node.walk():
+        if n.role == "text" or (n is node and n.text):
+            parts.append(_clean(n.text or ""))
+        elif n is not node and n.name:  # e.g. a heading that is a link or a button
+            parts.append(_clean(n.name))
     return " ".join(p for p in parts if p)
 
 
@@ -138,7 +143,8 @@ class _Renderer:
         self.refs: dict[str, RefInfo] = {}
         self.folded = 0
         self.focus: AriaNode | None = None
-        self._shape_cache: dict[int, str] = {}
+        self._shape_cache: dict[tuple[int, int], str] = {}
+        self._summaries: set[int] = set()  # <summary> elements: a <details> group's named first child
         self._context: dict[int, tuple[str, ...]] = {}  # control -> texts shown just before it
         self._captions: set[str] = set()  # headings of cards that also show an image with the same alt text
         self._recent: list[str] = []
@@ -150,9 +156,18 @@ class _Renderer:
             return False
         if node.role in INTERACTIVE_ROLES:
             return node.role != "option" or not inside_control
-        if node.role == "generic" and node.name and not inside_control:
-            return True  # a named generic is a <summary> (disclosure) in practice
-        return node.pointer and not inside_control
+        if id(node) in self._summaries and not inside_control:
+            return True  # the <summary> of a <details> disclosure
+        return node.pointer and not inside_control and not self._wraps_one_control(node)
+
+    def _wraps_one_control(self, node: AriaNode) -> bool:
+        """A pointer-cursor wrapper (typically a <label>) around one control and that control's label text."""
+        controls = [n for n in node.walk() if n is not node and n.role in INTERACTIVE_ROLES and n.ref]
+        if len(controls) != 1:
+            return False
+        name = _clean(controls[0].name)
+        texts = [_clean(n.text or "") for n in node.walk() if n.role == "text" or (n is not controls[0] and n.text)]
+        return all(t == name or not t for t in texts)
 
     def is_section(self, node: AriaNode) -> bool:
         if node.role not in SECTION_ROLES:
@@ -166,6 +181,8 @@ class _Renderer:
         for n in node.walk():
             if n.ref:
                 self.refs[n.ref] = RefInfo(n.ref, n.role, n.name, False)
+            if n.role == "group" and n.children and n.children[0].role == "generic" and n.children[0].name:
+                self._summaries.add(id(n.children[0]))
             if n.children and any(c.role == "img" and c.name for c in n.children):
                 alts = {_clean(c.name) for c in n.children if c.role == "img"}
                 self._captions |= alts & {_heading_text(h) for h in n.walk() if h.role == "heading"}
@@ -299,8 +316,8 @@ class _Renderer:
             return body or _clean(node.name)
         if self.is_section(node) and role != "group":
             return f"{self.head(node)} {body}".rstrip(": ") if body else self.head(node).rstrip(":")
-        if node.name and not body:
-            return _clean(node.name)
+        if node.name and (not body or role == "generic"):
+            return _clean(node.name)  # a labelled span: its label says more than its symbols (★ 4.8)
         if role == "group" and node.name:
             return f"{_clean(node.name)}: {body}"
         return body
@@ -398,10 +415,18 @@ class _Renderer:
                 return _clean(n.text)[:40]
         return ""
 
-    def shape(self, node: AriaNode) -> str:
-        key = id(node)
+    def shape(self, node: AriaNode, depth: int = 2) -> str:
+        """Structure of the top ``depth`` levels of a subtree, without names or texts; repeated
+        siblings count once (so cards with two tags and cards with four have the same shape)."""
+        key = (id(node), depth)
         if key not in self._shape_cache:
-            self._shape_cache[key] = node.role + "(" + ",".join(self.shape(c) for c in node.children) + ")"
+            kids: list[str] = []
+            if depth > 0:
+                for child in node.children:
+                    sig = self.shape(child, depth - 1)
+                    if not kids or kids[-1] != sig:
+                        kids.append(sig)
+            self._shape_cache[key] = node.role + "(" + ",".join(kids) + ")"
         return self._shape_cache[key]
 
     def _runs(self, children: list[AriaNode]) -> list[tuple[int, int]]:
