@@ -36,10 +36,18 @@ def test_clean_build_passes_every_check(inst, browser):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("inst", INSTANCES, ids=IDS)
-def test_each_defect_is_detected_by_its_items(inst, browser):
-    """With only defect d on, every item that depends on d fails (so its check tells the builds apart)."""
+def test_each_latent_defect_is_detected_by_its_items(inst, browser):
+    """With only latent defect d on, every item that depends on d fails (so its check tells the builds apart).
+
+    Items of shipped defects are told apart by the two tests above: they fail in
+    the shipped build and pass in the clean one.
+    """
     problems = []
     for defect in inst.defects or []:
+        if defect.shipped:
+            if not any(i.defect == defect.id for i in inst.checklist):
+                problems.append(f"defect {defect.id} has no gold item depending on it")
+            continue
         items = [i.id for i in inst.checklist if i.defect == defect.id]
         if not items:
             problems.append(f"defect {defect.id} has no gold item depending on it")
