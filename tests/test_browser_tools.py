@@ -113,6 +113,7 @@ def test_folded_items_can_be_expanded_and_used(item):
     done_30 = expanded.split("Task 30 · button \"Done\" [")[1].split("]")[0]
     out = tools["click"].invoke({"ref": done_30})
     assert "Task 30 (done)" in out
+    assert "Changes (- removed, + added):" in out and "Title:" not in out  # a diff, not the whole page again
 
 
 def test_tools_answer_errors_as_text_and_never_raise(item, site):

@@ -606,6 +606,26 @@ def _line_diff(a: list[str], b: list[str]) -> list[str]:
             ctx = f"after: {b[j1 - 1].strip()}"
         if ctx:
             out.append(f"@ {ctx}")
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            for old, new in zip(a[i1:i2], b[j1:j2]):
+                out.extend(_part_diff(old.strip(), new.strip()))
+            continue
         out.extend("- " + line.strip() for line in a[i1:i2])
         out.extend("+ " + line.strip() for line in b[j1:j2])
+    return out
+
+
+_PART = " · "
+
+
+def _part_diff(old: str, new: str) -> list[str]:
+    """One changed line: the whole line when short, else only its changed `` · ``-separated parts."""
+    if len(old) + len(new) <= 200 or _PART not in old or _PART not in new:
+        return [f"- {old}", f"+ {new}"]
+    pa, pb = old.split(_PART), new.split(_PART)
+    out = [f"~ in line: {pb[0][:80]}{_PART}…"]
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, pa, pb, autojunk=False).get_opcodes():
+        if tag != "equal":
+            out.extend("- " + part for part in pa[i1:i2])
+            out.extend("+ " + part for part in pb[j1:j2])
     return out

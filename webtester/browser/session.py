@@ -17,7 +17,7 @@ from pathlib import Path
 from webtester.browser.chromium import VIEWPORT, launch_chromium
 from webtester.browser.confinement import Confinement
 from webtester.browser.evidence import EvidenceLog
-from webtester.browser.observe import Observation, observe
+from webtester.browser.observe import Observation, build_observation, observe
 
 ACTION_TIMEOUT_MS = 5_000
 NAVIGATION_TIMEOUT_MS = 30_000
@@ -155,7 +155,8 @@ class ItemPage:
     def observe(self, *, ref: str | None = None, full: bool = False) -> Observation:
         """Observe the page and remember the view (references are checked against it)."""
         obs = observe(self.page, ref=ref, full=full)
-        self.last_observation = obs  # a ref view carries the whole page's references too
+        # the next action's answer is a diff against the default view of this same snapshot
+        self.last_observation = build_observation(obs.raw, obs.url, obs.title) if (ref or full) else obs
         return obs
 
     def screenshot(self, path: str | Path | None = None, *, label: str = "shot", full_page: bool = False, ref: str | None = None) -> str:
