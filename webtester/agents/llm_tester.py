@@ -124,6 +124,7 @@ class LLMTester:
 
     def detect(self, item: TestItem, item_page: Any, budget: ItemBudget, *, instruction: str = "") -> Verdict:
         from webtester.browser.tools import make_browser_tools
+        from webtester.probes.tool import make_probe_tool
 
         initial = item_page.observe().text
         desk = VerdictDesk(
@@ -132,6 +133,7 @@ class LLMTester:
         )
         shots = self.folder / "screenshots" / item.id if self.folder else None
         return run_detection(
-            self.detection_model, item, make_browser_tools(item_page, screenshot_dir=shots), desk, budget,
+            self.detection_model, item, [*make_browser_tools(item_page, screenshot_dir=shots), make_probe_tool(item_page)],
+            desk, budget,
             instruction=instruction, observation=initial, config=self._config(), max_malformed=self.max_malformed,
         )

@@ -1,11 +1,201 @@
-"""`webtester demo`."""
+"""`webtester demo`: the main job. Test the bundled apps with no configuration (the LLM tester when a model is
+configured, else the rule-based baseline), score the run against gold with the offline judge, print coverage
+and P/R/F1, and write the HTML report and the JUnit XML into the run folder."""
 
 from __future__ import annotations
 
+import threading
+import time
+from pathlib import Path
+from typing import Any, Optional
+
 import typer
 
+POLL_SECONDS = 0.5
 
-def demo() -> None:
-    """Not yet available."""
-    typer.echo("webtester demo: not implemented yet", err=True)
-    raise typer.Exit(2)
+
+def gold_for_build(instance: Any, build: str) -> Any:
+    """The bundled instance with gold labels for ``build``: an item fails exactly when a defect it depends on is on.
+
+    The gold records are labelled for the shipped build; in the clean build every item passes.
+    """
+    from webtester.bundled import resolve_build
+
+    on = set(resolve_build(instance, build))
+    items = [g.model_copy(update={"passed": not (g.defect and g.defect in on)}) for g in instance.checklist]
+    return instance.model_copy(update={"checklist": items})
+
+
+def choose_tester(requested: str, settings: Any) -> tuple[str, str]:
+    """(tester kind, sentence saying which tester runs and why)."""
+    if requested not in ("auto", "llm", "baseline"):
+        raise typer.BadParameter("use auto, llm or baseline", param_hint="--tester")
+    configured = settings.model_configured
+    if requested == "llm" and not configured:
+        raise typer.BadParameter("no model endpoint configured: set OPENAI_API_KEY and/or OPENAI_BASE_URL, or use --tester baseline",
+                                 param_hint="--tester")
+    if requested == "baseline" or (requested == "auto" and not configured):
+        why = "as asked" if requested == "baseline" else "no model is configured (set OPENAI_API_KEY / OPENAI_BASE_URL to use one)"
+        return "baseline", f"Tester: the rule-based baseline (deterministic probes, no model): {why}."
+    where = settings.base_url or "the OpenAI API"
+    return "llm", (f"Tester: the LLM tester with model {settings.stage_model('checklist')} (checklist) / "
+                   f"{settings.stage_model('detection')} (detection) at {where}.")
+
+
+class _Watcher:
+    """Shows per-instance progress by reading the run folder the bench workers write (checklist, verdicts)."""
+
+    def __init__(self, progress: Any, run_dir: Path, indices: list[str]) -> None:
+        self.progress = progress
+        self.run_dir = run_dir
+        self.indices = indices
+        self.tasks: dict[str, Any] = {}
+        self.finished: set[str] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="demo-progress", daemon=True)
+
+    def start(self) -> "_Watcher":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+        self.poll()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(POLL_SECONDS):
+            try:
+                self.poll()
+            except Exception:  # the display is best effort
+                pass
+
+    def poll(self) -> None:
+        import json
+
+        for index in self.indices:
+            folder = self.run_dir / index
+            if not folder.is_dir() or index in self.finished:
+                continue
+            total = None
+            checklist = folder / "checklist.json"
+            if checklist.exists():
+                try:
+                    total = len(json.loads(checklist.read_text(encoding="utf-8")))
+                except (OSError, ValueError):
+                    total = None
+            done = 0
+            verdicts = folder / "verdicts.jsonl"
+            if verdicts.exists():
+                done = sum(1 for line in verdicts.read_text(encoding="utf-8").splitlines() if line.strip().endswith("}"))
+            finished = (folder / "result.json").exists()
+            if index not in self.tasks:
+                self.tasks[index] = self.progress.add_task(f"  {index}", total=total, completed=done, status="starting")
+            status = "done" if finished else ("checklist" if total is None else ("exploring" if done == 0 else "items"))
+            self.progress.update(self.tasks[index], total=total if total is not None else None, completed=done, status=status)
+            if finished:
+                self.finished.add(index)
+                if total is not None:
+                    self.progress.update(self.tasks[index], completed=total)
+
+
+def demo(
+    apps: Optional[str] = typer.Option(None, "--apps", help="Comma-separated bundled apps to test (default: all of them)."),
+    build: str = typer.Option("shipped", "--build", help="shipped (the seeded defects as shipped) or clean (every defect off)."),
+    workers: int = typer.Option(2, "--workers", "-w", min=1, help="Apps tested at once (one browser each)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run folder (default: OUTPUT_DIR/demo-<build>-<time>); reuse one to resume."),
+    tester: str = typer.Option("auto", "--tester", help="auto (the LLM tester when a model is configured, else the baseline), llm or baseline."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds allowed per app."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the 95% intervals (0: none)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with model settings."),
+) -> None:
+    """Test the bundled apps, score them against gold and write report.html and junit.xml."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from eval.bench import BenchConfig, run_bench
+    from webtester import bundled
+    from webtester.settings import SettingsError, load_settings
+
+    console = Console()
+    started, cpu_started = time.perf_counter(), time.process_time()
+    try:
+        settings = load_settings(config)
+    except SettingsError as exc:
+        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from None
+    kind, sentence = choose_tester(tester, settings)
+    instances = bundled.load_bundled()
+    if apps:
+        wanted = [a.strip() for a in apps.split(",") if a.strip()]
+        known = {i.index for i in instances}
+        unknown = [a for a in wanted if a not in known]
+        if unknown:
+            raise typer.BadParameter(f"unknown app(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}", param_hint="--apps")
+        instances = [i for i in instances if i.index in wanted]
+    try:
+        gold = [gold_for_build(i, build) for i in instances]
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--build") from None
+    run_dir = out or Path(settings.output_dir) / f"demo-{build}-{time.strftime('%Y%m%d-%H%M%S')}"
+    console.print(sentence, highlight=False)
+    console.print(f"Testing {len(instances)} bundled app(s), {build} build, {workers} at a time -> {run_dir}", highlight=False)
+    cfg = BenchConfig(mode="e2e", tester=kind, build=build, workers=workers, timeout=timeout,
+                      config=config.resolve() if config else None)
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
+               TimeElapsedColumn()]
+    with Progress(*columns, console=console, transient=False) as progress:
+        overall = progress.add_task("apps", total=len(instances), status="")
+        watcher = _Watcher(progress, Path(run_dir), [i.index for i in instances]).start()
+
+        def update(report: Any, finished: int, total: int) -> None:
+            progress.update(overall, completed=finished, status=f"failed: {len(report.failed)}" if report.failed else "")
+
+        try:
+            report = run_bench(instances, Path(run_dir), cfg, dataset="bundled", on_update=update)
+        except KeyboardInterrupt:
+            watcher.stop()
+            console.print(f"Interrupted; rerun with --out {run_dir} to resume.", highlight=False)
+            raise typer.Exit(130) from None
+        watcher.stop()
+    for index, reason in sorted(report.failed.items()):
+        console.print(f"[yellow]  {index} failed:[/yellow] {reason}", highlight=False)
+    summary = _score(console, Path(run_dir), gold, build, bootstrap)
+    from webtester.report import write_reports
+
+    html, junit = write_reports(Path(run_dir), summary=summary, instances=gold,
+                                title=f"webtester demo: bundled apps, {build} build",
+                                not_scored_reason=None if summary is not None else "the offline judge is not available")
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    console.print(f"Done in {wall:.0f} s (this process used {cpu:.0f} s of CPU; the test workers' CPU time is not included).",
+                  highlight=False)
+    console.print(f"HTML report: {html}", highlight=False)
+    console.print(f"JUnit XML:   {junit}", highlight=False)
+    if report.results and all(r.status == "failed" for r in report.results.values()):
+        raise typer.Exit(1)
+
+
+def _score(console: Any, run_dir: Path, gold: list, build: str, bootstrap: int) -> Any:
+    """Score the run with the offline judge, print the tables, write RUN_DIR/scores/; None when the judge is missing."""
+    from eval.judges import JudgeError, get_judge
+    from eval.reports import print_summary, write_reports
+    from eval.scoring import score_run_full
+
+    try:
+        judge = get_judge("embedding")
+        console.print(f"Scoring against gold ({build} build labels) with the offline judge {judge.info.label()} ...",
+                      highlight=False)
+        scored = score_run_full(run_dir, gold, judge, bootstrap=bootstrap)
+    except JudgeError as exc:
+        console.print(f"[yellow]not scored:[/yellow] {exc}", highlight=False)
+        return None
+    title = f"Bundled apps, {build} build"
+    write_reports(scored.summary, run_dir / "scores", matches=scored.matches, predictions=scored.predictions, title=title)
+    print_summary(scored.summary, console, title=title)
+    t = scored.summary.totals
+    if t.gold_fail == 0:
+        rate = t.counts.fp / t.gold_items if t.gold_items else 0.0
+        console.print(f"No gold item fails in the {build} build, so precision, recall and F1 are 0 by definition; what counts "
+                      f"here is false alarms: {t.counts.fp} of {t.gold_items} gold items ({100 * rate:.1f}%) were reported as "
+                      "failing.", highlight=False)
+    return scored.summary

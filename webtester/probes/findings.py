@@ -67,3 +67,39 @@ def describe_element(page: Page, selector: str) -> str:
     except Exception:
         text = ""
     return f"{text} ({selector})" if text else selector
+
+
+@dataclass
+class Coverage:
+    """Something a probe exercised without finding a problem (what a 'pass' can rest on)."""
+
+    probe: str
+    element: str
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return asdict(self)
+
+
+@dataclass
+class ProbeLog:
+    """What a series of probes found, what they exercised without a problem, and the steps they took."""
+
+    findings: list[Finding] = field(default_factory=list)
+    covered: list[Coverage] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)
+
+    def found(self, finding: Finding) -> None:
+        """Record a finding (the same probe, element and message only once)."""
+        key = (finding.probe, finding.element, finding.message)
+        if all((f.probe, f.element, f.message) != key for f in self.findings):
+            self.findings.append(finding)
+
+    def ok(self, probe: str, element: str, note: str = "") -> None:
+        """Record that ``probe`` exercised ``element`` and saw no problem."""
+        if all((c.probe, c.element) != (probe, element) for c in self.covered):
+            self.covered.append(Coverage(probe, element, note))
+
+    def step(self, text: str) -> None:
+        self.steps.append(text)

@@ -1,0 +1,322 @@
+"""The baseline's checklist: requirement clauses of the instruction (functionality items) plus the items
+the instruction and the app imply (forms -> required fields and invalid input, lists -> search and filter
+consistency, create/edit/delete -> persistence after a reload, totals -> arithmetic), and generic
+interaction and content items. Deterministic: the same instruction and start page give the same items.
+
+Every item carries a *rule* (what kind of check can decide it) and a *target* (the form, field or filter it
+is about); :func:`rules_for_text` gives the rules of any item text (instruction clauses, gold items).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from webtester.models import Dimension, TestItem
+from webtester.probes.pagemodel import PageModel
+
+FT, CS, IX, CT = Dimension.functionality, Dimension.constraint, Dimension.interaction, Dimension.content
+ORDER = (FT, CS, IX, CT)
+
+PERSIST = re.compile(r"local ?storage|saved in the browser|kept in the browser|in the browser|still there|come back|"
+                     r"reload|refresh|survive|persist|between visits|next time|tomorrow", re.IGNORECASE)
+CONFIRM = re.compile(r"confirm|toast|thank|notification|message when|so they know", re.IGNORECASE)
+DIALOG = re.compile(r"pop-?up|dialog|modal|lightbox|preview|drawer|slide out|opens? (?:its|their|a|the)", re.IGNORECASE)
+VOTE = re.compile(r"up-?vote|\bvotes?\b|\blikes?\b", re.IGNORECASE)
+TOTALS = re.compile(r"\b(total|subtotal|balance|sum|tax|discount)\b", re.IGNORECASE)
+CREATE = re.compile(r"\b(add|create|post|write|record|save|book|register|submit|apply|reply|start a)\b", re.IGNORECASE)
+DELETE = re.compile(r"\b(delete|remove|cancel)\b", re.IGNORECASE)
+
+
+@dataclass
+class Planned:
+    """An item before numbering, with the rule that can decide it."""
+
+    dimension: Dimension
+    description: str
+    action: str
+    expected: str
+    rule: str | None
+    target: str | None = None
+    priority: int = 3
+
+
+# -- instruction clauses ---------------------------------------------------------------------------------
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z'\"(])")
+_CLAUSE = re.compile(r";\s+|,\s+(?:and|plus|but)\s+(?=[a-z])|\s+and\s+(?=(?:I|we|they|let|show|keep|see|users?|visitors?|"
+                     r"people|members?|readers?|customers?|job seekers?)\b)")
+_CUE = re.compile(r"\b(can|should|must|need|needs|want|let|allow|able|show|shows|list|lists|display|keep|kept|add|edit|delete|"
+                  r"remove|filter|search|sort|pick|choose|enter|type|save|open|opens|switch|confirm|validate|required|may|"
+                  r"never|cannot|can't|has|have|get|gets|give|accept|ask|asks|take|move|mark|highlight|compare|update|find)\b",
+                  re.IGNORECASE)
+_INTRO = re.compile(r"^(?:I(?:'d| would)? (?:like|want|need)|Build|Create|Make)\b[^.]*?(?:\b(?:where|in which|so that)\s+(?:I|we|users?)\s+can\s+(.*))?$",
+                    re.IGNORECASE)
+_PRONOUNS = [
+    (r"\bI'm\b", "the user is"), (r"\bI've\b", "the user has"), (r"\bI'd\b", "the user would"), (r"\bI\b", "the user"),
+    (r"\bme\b", "the user"), (r"\bmy\b", "the user's"), (r"\bmine\b", "the user's"), (r"\bwe\b", "the owner"),
+    (r"\bWe\b", "The owner"), (r"\bour\b", "the"), (r"\bOur\b", "The"), (r"\bus\b", "the owner"),
+]
+_IMPERATIVE = re.compile(r"^(?:please\s+)?(show|keep|add|give|let|accept|display|list|confirm|validate|make|use|provide|allow)\b",
+                         re.IGNORECASE)
+
+
+def _tidy(clause: str) -> str:
+    text = clause.strip().strip(",;:").strip()
+    text = re.sub(r"^(?:also|then|and|plus)\s+", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"^(?:I|we)(?:'d| would)? (?:also )?(?:like|want|need) (?:to be able )?to ", "users can ", text, flags=re.IGNORECASE)
+    text = re.sub(r"^let (?:me|us|people|visitors|users) ", "users can ", text, flags=re.IGNORECASE)
+    if _IMPERATIVE.match(text):
+        text = re.sub(r"^please\s+", "", text, flags=re.IGNORECASE)
+        text = "the app should " + text[:1].lower() + text[1:]
+    for pattern, repl in _PRONOUNS:
+        text = re.sub(pattern, repl, text)
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) > 230:
+        text = text[:230].rsplit(" ", 1)[0] + " …"
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "…", "!", "?")) else text + "."
+
+
+def instruction_clauses(instruction: str) -> list[str]:
+    """Requirement clauses of the instruction, rewritten in the third person, in instruction order."""
+    clauses: list[str] = []
+    for n, sentence in enumerate(_SENTENCE.split(instruction.strip())):
+        sentence = sentence.strip()
+        if not sentence:
+            continue
+        if n == 0:
+            intro = _INTRO.match(sentence.rstrip("."))
+            if intro:
+                if not intro.group(1):
+                    continue  # "Build me a X called Y." says what the app is, not what it must do
+                sentence = "users can " + intro.group(1)
+        parts = _CLAUSE.split(sentence) if len(sentence) > 140 else [sentence]
+        for part in parts:
+            part = part.strip()
+            if len(part.split()) < 5 or not _CUE.search(part):
+                continue
+            text = _tidy(part)
+            if text not in clauses:
+                clauses.append(text)
+    return clauses
+
+
+# -- rules of an item text --------------------------------------------------------------------------------
+
+_RULE_PATTERNS: list[tuple[str, str]] = [
+    ("search", r"\bsearch|keyword"),
+    ("filter", r"\bfilter|only (?:its|their|those|that|the)\b|shows? only|lists? only|category lists"),
+    ("filter-combined", r"(?:filter|search)\w*[^.]*\b(?:both|all of them|combined|together)\b|ticking several|several (?:of these )?filters"),
+    ("empty-state", r"empty[- ]state|no (?:\w+ )?(?:found|match|results?)|nothing (?:matches|found)|when (?:\w+ )?(?:the )?\w+ is empty|"
+                    r"empty (?:cart|column|list|category)|(?:when|if) (?:nothing|no \w+) match"),
+    ("count", r"\bcounts?\b|how many (?:\w+ )?(?:are|were|is) (?:shown|found|listed)|how many \w+ (?:match|are in each|it holds|each)|"
+              r"showing \w+ \w+|number of \w+ (?:shown|listed|found|displayed)"),
+    ("placeholder", r"placeholder|lorem|real (?:text|content|copy)"),
+    ("images", r"\b(?:images?|photos?|portrait|pictures?|cover(?! note))\b"),
+    ("currency", r"currenc|dollars?|euros?|\bpounds?\b|[$€£]"),
+    ("dialog-close", r"\bclose (?:button|it|the|without|again|control)|\bclos(?:es|ing) (?:the|it|with|when)|escape|dismiss|×"),
+    ("feedback", r"toast|thank|confirmation (?:message|toast|is shown)|show\w* a (?:short |small )?confirmation|"
+                 r"confirms? (?:when|posts|the|actions|it)|gets? a confirmation"),
+    ("form-cleared", r"\bclear(?:ed)?\b[^.]*\b(?:form|field|box|input)|(?:form|field|box)[^.]*\bclear(?:ed)?\b"),
+    ("stays-disabled", r"\bdisabled|enabled again|stays? (?:usable|enabled)"),
+    ("vote", r"up-?vot|\bvot(?:e|es|ing)\b"),
+    ("persist-create", r"reload|refresh|local ?storage|still (?:there|listed|shown)|persist|survive|kept in|saved in the browser"),
+    ("persist-delete", r"(?:delet|remov)\w*[^.]*(?:reload|refresh|stays? deleted|come back|still gone)"),
+    ("required", r"required|cannot be (?:saved|submitted|placed|posted|sent)|can't (?:save|submit)|incomplete|missing|"
+                 r"(?:submitted|submitting|left) (?:it )?empty|empty (?:form|field|submission)|at least \d+ characters"),
+    ("required-choice", r"without (?:a |choosing )?(?:star |a )?(?:rating|choice|selection)|rating is required|picking \d+ to \d+ stars"),
+    ("invalid-input", r"invalid|reject|\bvalid\b|negative|positive number|zero|format|nonsense|out[- ]of[- ]range|sensible ranges?|"
+                      r"validat|look valid"),
+    ("unavailable-option", r"sold[- ]out|unavailable|not available"),
+    ("dead-control", r"every (?:button|control|link)|buttons? (?:and links )?respond"),
+    ("errors", r"console|script errors?"),
+    ("layout", r"horizontal scroll|overflow|fits? the (?:window|viewport|screen)"),
+]
+_COMPILED = [(rule, re.compile(p, re.IGNORECASE)) for rule, p in _RULE_PATTERNS]
+
+
+def rules_for_text(text: str) -> list[str]:
+    """The rules whose findings can decide an item with this text (in a fixed order)."""
+    return [rule for rule, pattern in _COMPILED if pattern.search(text)]
+
+
+# -- implied items ------------------------------------------------------------------------------------------
+
+
+def _short(text: str, n: int = 40) -> str:
+    text = re.sub(r"\s*\(.*?\)\s*", " ", text).strip()
+    return text if len(text) <= n else text[:n].rsplit(" ", 1)[0]
+
+
+def _implied(instruction: str, model: PageModel | None) -> list[Planned]:
+    out: list[Planned] = []
+    add = out.append
+    forms = [f for f in (model.forms if model else []) if f.submit and f.role != "search"
+             and not any(x.type == "search" for x in f.fields)][:3]
+    for form in forms:
+        name = _short(form.name or form.submit_text or "entry")
+        add(Planned(CS, f"The {name} form cannot be submitted with its required fields empty: an error is shown for each "
+                        "missing field and nothing is saved.",
+                    f"Open the {name} form, leave the fields empty and press {form.submit_text or 'submit'}.",
+                    "The submission is rejected with a message per missing field.", "required", name, 2))
+        for f in [x for x in form.fields if x.kind == "number" and not x.optional][:2]:
+            label = _short(f.label)
+            add(Planned(CS, f"The {label} must be a positive number: a negative {label.lower()} is rejected with a validation "
+                            "error instead of being accepted.",
+                        f"Fill the {name} form with valid data but a negative {label}, then submit.",
+                        f"An error about the {label} is shown and nothing is saved or calculated.", "invalid-input", label, 1))
+        for f in [x for x in form.fields if x.kind == "email"][:1]:
+            label = _short(f.label)
+            add(Planned(CS, f"The {label} field rejects an address with an invalid format (for example 'name.example.com') "
+                            "with an error.",
+                        f"Fill the {name} form with valid data but an email without @, then submit.",
+                        "The email is rejected with an error and nothing is sent or saved.", "invalid-input", label, 1))
+        groups = [g for g, radios in form.radio_groups().items() if not any(r.checked for r in radios)]
+        if groups:
+            add(Planned(CS, f"A choice is required in the {name} form: submitting without one shows an error.",
+                        "Fill everything except the choice and submit.", "The submission is rejected.", "required-choice", name, 1))
+        for f in form.fields:
+            bad = [o["text"] for o in f.options if re.search(r"sold[- ]?out|unavailable", o["text"], re.I)]
+            if bad:
+                add(Planned(CS, f"An option marked sold out ({bad[0]}) cannot be chosen or registered in the {name} form.",
+                            f"Choose {bad[0]} and submit the form with otherwise valid data.",
+                            "The option is disabled or the submission is rejected.", "unavailable-option", name, 1))
+                break
+        if any(x.kind == "number" for x in form.fields):
+            add(Planned(IX, f"After an invalid value in the {name} form is corrected, the {form.submit_text or 'submit'} button "
+                            "works again.", "Enter an invalid number, then correct it.", "The button is enabled and works.",
+                        "stays-disabled", name, 3))
+        if not form.in_dialog and CREATE.search(form.submit_text or form.name):
+            add(Planned(IX, f"After a successful submission the {name} form's fields are cleared.",
+                        "Submit the form with valid data.", "The fields are empty again.", "form-cleared", name, 3))
+    if forms and CONFIRM.search(instruction):
+        name = _short(forms[0].name or forms[0].submit_text or "entry")
+        add(Planned(IX, f"Submitting the {name} form successfully shows a confirmation message.",
+                    "Submit the form with valid data.", "A confirmation (message or toast) appears.", "feedback", name, 2))
+    if not forms and re.search(r"validat|required|at least \d+|must", instruction, re.I):
+        add(Planned(CS, "Incomplete or invalid input is rejected with a clear error message and nothing is saved.",
+                    "Submit the app's forms empty and with invalid values.", "Each submission is rejected with a message.",
+                    "required", None, 2))
+        if CONFIRM.search(instruction):
+            add(Planned(IX, "Submitting a form successfully shows a confirmation message so the user knows it went through.",
+                        "Submit a form with valid data.", "A confirmation (message or toast) appears.", "feedback", None, 2))
+
+    searches = model.search_boxes() if model else []
+    selects = model.filter_selects() if model else []
+    boxes = model.filter_checkboxes() if model else []
+    if searches:
+        add(Planned(FT, "Searching for a word that an entry shows (its name or any other listed field) lists that entry.",
+                    f"Type words from an entry into {searches[0].label or 'the search box'}.", "The entry stays in the results.",
+                    "search", searches[0].label, 1))
+    if searches or selects or boxes or re.search(r"\b(search|filter)", instruction, re.I):
+        add(Planned(IX, "When nothing matches the search or the filters, a clear 'nothing found' message is shown instead of an "
+                        "empty list.", "Search for a word no entry contains.", "An empty-state message is shown.",
+                    "empty-state", None, 2))
+    for f in selects[:2]:
+        label = _short(f.label)
+        example = next((o["text"] for o in f.options if o["value"]), "")
+        add(Planned(FT, f"Filtering by {label.lower()} (e.g. {example}) shows only the entries of that {label.lower()}.",
+                    f"Choose each {label} option in turn.", f"Every listed entry belongs to the chosen {label.lower()}.",
+                    "filter", label, 1))
+    if searches and selects:
+        label = _short(selects[0].label)
+        add(Planned(FT, f"Searching while a {label.lower()} filter is set shows only entries that match both the keyword and the "
+                        f"{label.lower()}.", f"Choose a {label}, then type a keyword.", "Only entries matching both are listed.",
+                    "filter-combined", label, 2))
+    if boxes:
+        add(Planned(FT, f"Switching on the '{boxes[0].label}' filter shows only entries that are {boxes[0].label.lower()}.",
+                    f"Tick {boxes[0].label}.", "Every listed entry matches it.", "filter", boxes[0].label, 1))
+        if len(boxes) >= 2:
+            add(Planned(FT, "Ticking several of these filters together shows only entries that meet all of them.",
+                        f"Tick {boxes[0].label} and {boxes[1].label}.", "Every listed entry meets both.", "filter-combined",
+                        boxes[0].label, 1))
+    for group in (model.button_groups if model else [])[:1]:
+        texts = [b["text"] for b in group["buttons"]]
+        add(Planned(FT, f"Choosing a category filter (e.g. {texts[1] if len(texts) > 1 else texts[0]}) shows only the entries "
+                        "of that category.", f"Click the {', '.join(texts[:4])} filters in turn.",
+                    "Every listed entry belongs to the chosen category.", "filter", "/".join(texts[:4]), 1))
+    if model and model.counts:
+        add(Planned(CT, "The number of entries the page says it shows (e.g. 'Showing N ...') always matches the entries listed, "
+                        "also after filtering.", "Change the filters and compare the count with the list.",
+                    "The count equals the number of entries shown.", "count", None, 1))
+    if PERSIST.search(instruction):
+        add(Planned(FT, "Newly added entries are still listed after the page is reloaded.",
+                    "Add an entry, then reload the page.", "The entry is still there.", "persist-create", None, 2))
+        if DELETE.search(instruction):
+            add(Planned(FT, "A deleted entry stays deleted after the page is reloaded.",
+                        "Delete an entry, confirm, then reload the page.", "The entry does not come back.",
+                        "persist-delete", None, 2))
+    if DIALOG.search(instruction) or (model and model.dialogs):
+        add(Planned(IX, "Dialogs and pop-ups close with their close (×) button and with the Escape key.",
+                    "Open each dialog and close it with its close button, then with Escape.", "The dialog closes each time.",
+                    "dialog-close", None, 1))
+    if VOTE.search(instruction):
+        add(Planned(CS, "Each user has one vote per entry: clicking the vote button again takes the vote back.",
+                    "Click a vote button twice.", "The count goes up once and back down.", "vote", None, 1))
+    add(Planned(CT, "All text is real content: no placeholder text such as lorem ipsum, TODO, undefined or NaN appears anywhere.",
+                "Look at every page and view.", "No placeholder text is shown.", "placeholder", None, 1))
+    currency = _currency_phrase(instruction)
+    if currency or (model and model.currencies()):
+        phrase = currency or "one currency with its symbol"
+        add(Planned(CT, f"All prices and amounts are shown in {phrase}, consistently everywhere.",
+                    "Compare the amounts shown on every view.", f"Every amount uses {phrase}.", "currency", None, 1))
+    if TOTALS.search(instruction):
+        add(Planned(CT, "Totals are arithmetically right: each total equals the sum of its parts (e.g. subtotal minus discount "
+                        "plus tax or shipping).", "Compare the totals with their parts.", "The figures add up.", None, None, 3))
+    if (model and model.images) or re.search(r"\b(image|photo|portrait|picture|cover)", instruction, re.I):
+        add(Planned(CT, "Every image loads; no image is broken or missing.", "Look at every page.", "All images show.",
+                    "images", None, 2))
+    add(Planned(IX, "Every button and link responds when clicked (no control does nothing).", "Click each control.",
+                "Each click has a visible effect.", "dead-control", None, 4))
+    add(Planned(CT, "The layout fits the 1280-pixel wide window without horizontal scrolling or content sticking out.",
+                "Look at the start page.", "Nothing overflows the window.", "layout", None, 4))
+    add(Planned(FT, "The app runs without script errors or failed requests in the browser console.",
+                "Use the app with the console open.", "No errors are reported.", "errors", None, 4))
+    return out
+
+
+def _currency_phrase(instruction: str) -> str | None:
+    if re.search(r"US dollars?|USD|\$\d", instruction):
+        return "US dollars ($)"
+    if re.search(r"\beuros?\b|€", instruction, re.I):
+        return "euros (€)"
+    if re.search(r"\bpounds?\b|£", instruction, re.I):
+        return "pounds (£)"
+    return None
+
+
+# -- the checklist ---------------------------------------------------------------------------------------------
+
+
+def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 20) -> list[Planned]:
+    """The planned items (at most ``max_items``), in dimension order (FT, CS, IX, CT)."""
+    implied = _implied(instruction, model)
+    clauses = [Planned(FT, c, "Exercise this requirement in the app.", c, None, None, 5) for c in instruction_clauses(instruction)]
+    keep_clauses = min(len(clauses), max(max_items * 2 // 5, max_items - len(implied)))
+    room = max_items - keep_clauses
+    chosen: list[Planned] = []
+    for dim in ORDER:  # the best item of every dimension first
+        best = sorted((p for p in implied if p.dimension is dim), key=lambda p: p.priority)
+        if best and len(chosen) < room:
+            chosen.append(best[0])
+    for p in sorted(implied, key=lambda p: p.priority):
+        if len(chosen) >= room:
+            break
+        if p not in chosen:
+            chosen.append(p)
+    chosen += clauses[: max_items - len(chosen)]
+    ranked = {id(p): i for i, p in enumerate(implied + clauses)}
+    chosen.sort(key=lambda p: (ORDER.index(p.dimension), p.priority == 5, ranked[id(p)]))
+    return chosen[:max_items]
+
+
+def number_items(planned: list[Planned]) -> list[TestItem]:
+    """Test items with WebTestBench ids (FT-01, CS-01, ...) in the given order."""
+    counters = {d: 0 for d in Dimension}
+    items = []
+    for p in planned:
+        counters[p.dimension] += 1
+        items.append(TestItem(id=f"{p.dimension.prefix}-{counters[p.dimension]:02d}", dimension=p.dimension,
+                              description=p.description, action=p.action, expected=p.expected))
+    return items

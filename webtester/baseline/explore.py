@@ -1,0 +1,247 @@
+"""The baseline's bounded exploration of an app: visit the reachable pages, click the controls, run the
+form battery on every distinct form, and the list probes on the main list, with the static probes on
+every state seen. Bounded by an action budget (deterministic) and a time limit (a safety net, noted
+when it is hit)."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urldefrag
+
+from playwright.sync_api import Page
+
+from webtester.probes.content import mixed_currency
+from webtester.probes.controls import probe_controls, probe_vote
+from webtester.probes.findings import Finding
+from webtester.probes.forms import probe_form
+from webtester.probes.lists import ListProbe, search_fields
+from webtester.probes.pagemodel import FormModel, PageModel, read_model
+from webtester.probes.scan import broken_images, placeholder_text, reported_errors, viewport_overflow
+from webtester.probes.session import BudgetExceeded, ProbeSession
+
+CURRENCY_WORDS = {"$": r"US dollars?|USD|\bdollars?\b|\$\d", "€": r"\beuros?\b|€|\bEUR\b", "£": r"\bpounds?\b|£|\bGBP\b"}
+MULTI_CURRENCY = re.compile(r"\b(pick|choose|select|switch)\w*\b[^.]{0,40}\bcurrenc", re.IGNORECASE)
+
+
+@dataclass
+class Exploration:
+    """What the exploration found and exercised (JSON-ready via :meth:`to_dict`)."""
+
+    findings: list[dict] = field(default_factory=list)
+    covered: list[dict] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)
+    pages: list[str] = field(default_factory=list)
+    forms: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    actions: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Exploration":
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+def expected_currency(instruction: str) -> str | None:
+    """The one currency the instruction names, or None (none named, several, or a currency to choose)."""
+    if MULTI_CURRENCY.search(instruction):
+        return None
+    named = [sym for sym, pattern in CURRENCY_WORDS.items() if re.search(pattern, instruction, re.IGNORECASE)]
+    return named[0] if len(named) == 1 else None
+
+
+@dataclass
+class _FormSpot:
+    name: str
+    url: str
+    opener: str | None
+    signature: str
+
+
+class Explorer:
+    """One exploration run (see the module docstring)."""
+
+    def __init__(self, page: Page, start_url: str, *, instruction: str = "", screenshot_dir: Path | None = None,
+                 relative_to: Path | None = None, accept_dialogs: bool = True, max_actions: int = 260,
+                 time_limit: float | None = 420.0, max_pages: int = 6, max_forms: int = 4, max_controls: int = 18,
+                 max_scans: int = 14) -> None:
+        deadline = time.monotonic() + time_limit if time_limit else None
+        self.sess = ProbeSession.create(page, start_url, screenshot_dir=screenshot_dir, relative_to=relative_to,
+                                        accept_dialogs=accept_dialogs, max_actions=max_actions, deadline=deadline)
+        self.page = page
+        self.start_url = start_url
+        self.instruction = instruction
+        self.currency = expected_currency(instruction)
+        self.multi_currency = bool(MULTI_CURRENCY.search(instruction))
+        self.max_pages, self.max_forms, self.max_controls, self.max_scans = max_pages, max_forms, max_controls, max_scans
+        self.forms: list[_FormSpot] = []
+        self.pages: list[str] = []
+        self.scans = 0
+        self.result = Exploration()
+
+    # -- static probes on the current state
+
+    def scan(self, where: str) -> None:
+        if self.scans >= self.max_scans:
+            return
+        self.scans += 1
+        page, shots, log = self.page, self.sess.shots, self.sess.log
+        images = page.evaluate("() => document.images.length")
+        for finding in broken_images(page, shots):
+            log.found(finding)
+        if images:
+            log.ok("images", where, f"{images} images checked")
+        for finding in placeholder_text(page, shots):
+            log.found(finding)
+        log.ok("placeholder", where, "no placeholder-like text")
+        if self.scans == 1:
+            for finding in viewport_overflow(page, shots):
+                log.found(finding)
+            log.ok("layout", where, "checked for horizontal overflow")
+        if not self.multi_currency:
+            hits = mixed_currency(page, shots, self.currency)
+            for finding in hits:
+                log.found(finding)
+            if not hits:
+                log.ok("currency", where, f"amounts checked (expected {self.currency or 'one currency'})")
+
+    # -- forms
+
+    def _register_forms(self, model: PageModel, url: str, opener: str | None) -> None:
+        for form in model.forms:
+            if not form.visible or not form.submit or form.role == "search" or any(f.type == "search" for f in form.fields):
+                continue
+            if any(s.signature == form.signature for s in self.forms):
+                continue
+            if len(self.forms) >= self.max_forms:
+                return
+            self.forms.append(_FormSpot(form.name or form.submit_text or "form", url, opener, form.signature))
+
+    def _reopen(self, spot: _FormSpot):
+        def reopen() -> FormModel | None:
+            self.sess.goto(spot.url)
+            if spot.opener:
+                self.sess.spend()
+                try:
+                    self.page.locator(spot.opener).first.click(timeout=1500)
+                except Exception:
+                    return None
+                self.sess.settle()
+            for form in read_model(self.page).forms:
+                if form.signature == spot.signature and form.visible:
+                    return form
+            return None
+
+        return reopen
+
+    # -- the run
+
+    def run(self, evidence: Any = None) -> Exploration:
+        started = time.monotonic()
+        res = self.result
+        try:
+            self._explore()
+        except BudgetExceeded as exc:
+            res.stopped = str(exc)
+            res.notes.append(f"exploration stopped early: {exc}; later probes did not run")
+        except Exception as exc:  # a probe that breaks must not lose what the others found
+            res.stopped = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+            res.notes.append(f"exploration stopped by an error: {res.stopped}")
+        log = self.sess.log
+        if evidence is not None:
+            for finding in reported_errors(self.start_url, list(evidence.console_errors), list(evidence.page_errors),
+                                           list(evidence.failed_requests)):
+                log.found(finding)
+            log.ok("errors", "browser console", "console errors, page errors and failed requests were collected")
+        res.findings = [f.to_dict() for f in log.findings]
+        res.covered = [c.to_dict() for c in log.covered]
+        res.steps = list(log.steps)
+        res.pages = list(self.pages)
+        res.forms = [f"{s.name} ({s.url}{', opened by ' + s.opener if s.opener else ''})" for s in self.forms]
+        res.actions = self.sess.actions
+        res.seconds = round(time.monotonic() - started, 2)
+        return res
+
+    def _explore(self) -> None:
+        sess = self.sess
+        sess.goto()
+        start = read_model(self.page)
+        self.pages.append(self.page.url)
+        self.scan("start page")
+        self._register_forms(start, self.start_url, None)
+
+        for url in self._page_links(start):
+            sess.goto(url)
+            self.pages.append(url)
+            sess.step(f"visited {url}")
+            self.scan(url)
+            self._register_forms(read_model(self.page), url, None)
+
+        sess.goto()
+        self._lists(read_model(self.page))
+        sess.goto()
+
+        def on_change(opener: str, after: dict) -> None:
+            self.scan(f"after clicking {opener}")
+            if after.get("url", "").split("#")[0] == self.start_url.split("#")[0] and urldefrag(after["url"])[1] == urldefrag(self.start_url)[1]:
+                self._register_forms(read_model(self.page), self.start_url, opener)
+
+        probe_controls(sess, max_controls=self.max_controls, on_change=on_change)
+
+        for spot in self.forms:
+            sess.step(f"form battery: {spot.name}")
+            probe_form(sess, spot.name, self._reopen(spot))
+
+        sess.goto()
+        probe_vote(sess)
+
+    def _lists(self, model: PageModel) -> None:
+        if not model.list_sel:
+            return
+        probe = ListProbe(self.sess, model)
+        searches = model.search_boxes()
+        for box in searches[:1]:
+            probe.search(box, search_fields(self.instruction))
+        for f in model.filter_selects()[:3]:
+            probe.filter_select(f, searches[0] if searches else None)
+        boxes = model.filter_checkboxes()
+        if boxes:
+            probe.filter_checkboxes(boxes)
+        for group in model.button_groups[:1]:
+            probe.filter_buttons(group)
+
+    def _page_links(self, model: PageModel) -> list[str]:
+        """Same-origin pages other than the start page (hash routes count; in-page anchors do not), a few of each shape."""
+        start, _ = urldefrag(self.start_url)
+        seen: list[str] = []
+        shapes: dict[str, int] = {}
+        for link in model.links:
+            href = link["href"]
+            base, frag = urldefrag(href)
+            if not href.startswith(start.rsplit("/", 1)[0]) or href.startswith(("mailto:", "tel:")):
+                continue
+            if base == start and not frag.startswith(("/", "!")):
+                continue  # an anchor on the start page
+            if base == start and frag in ("/", "!/", ""):
+                continue
+            if href in seen:
+                continue
+            shape = re.sub(r"/[^/]+$", "/*", (frag or base))
+            if shapes.get(shape, 0) >= 2:
+                continue
+            shapes[shape] = shapes.get(shape, 0) + 1
+            seen.append(href)
+            if len(seen) >= self.max_pages:
+                break
+        return seen
+
+
+def finding_from_dict(data: dict) -> Finding:
+    return Finding(**data)

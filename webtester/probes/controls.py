@@ -1,0 +1,195 @@
+"""Control probes: click every control (a few of each repeated kind), report the ones that change nothing,
+check that dialogs they open close with their close button and with Escape, and that a vote button
+takes the vote back on a second click."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from webtester.probes.findings import describe_element
+from webtester.probes.scan import SELECTOR_JS
+from webtester.probes.session import ProbeSession
+
+SKIP_TEXT = re.compile(r"^\s*(reset|clear|today|cancel|close|×|✕|skip to)|\b(delete|remove|sign out|log out)\b", re.IGNORECASE)
+
+_CONTROLS_JS = r"""([limit, perGroup]) => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const active = el => el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-pressed') === 'true' ||
+    !!el.getAttribute('aria-current') || /\b(active|selected|current|is-active)\b/.test(el.className || '');
+  const all = [...document.querySelectorAll('button, a[href], [role=button], [role=tab], [role=link]')].filter(el =>
+    !el.closest('form') && !el.disabled && vis(el) && !active(el) && !el.hasAttribute('download'));
+  const groups = {}; const out = [];
+  for (const el of all) {
+    if (el.tagName === 'A') {
+      const href = el.getAttribute('href') || '';
+      if (/^(mailto:|tel:|javascript:)/i.test(href)) continue;
+      try { if (new URL(el.href).origin !== location.origin) continue; } catch (e) { continue; }
+    }
+    const sel = window.__wtSelector(el);
+    const key = sel.replace(/:nth-of-type\(\d+\)/g, '');
+    groups[key] = (groups[key] || 0) + 1;
+    if (groups[key] > perGroup) continue;
+    out.push({sel, text: (el.innerText || el.getAttribute('aria-label') || '').trim().slice(0, 60)});
+    if (out.length >= limit) break;
+  }
+  return out;
+}"""
+
+_FINGERPRINT_JS = r"""() => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const body = document.body ? document.body.innerHTML : '';
+  const values = [...document.querySelectorAll('input, select, textarea')].map(e => e.type === 'checkbox' || e.type === 'radio' ? e.checked : e.value).join('|');
+  const dialogs = [...document.querySelectorAll('dialog, [role=dialog], [role=alertdialog], [aria-modal=true]')].filter(vis).map(d => window.__wtSelector(d));
+  const focus = document.activeElement && document.activeElement !== document.body ? window.__wtSelector(document.activeElement) : '';
+  let h = 0; const s = body + values;
+  for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;
+  return {url: location.href, hash: h, scroll: Math.round(window.scrollY), dialogs, focus};
+}"""
+
+_CLOSE_JS = r"""(dialogSel) => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const box = document.querySelector(dialogSel);
+  if (!box) return null;
+  const ctl = [...box.querySelectorAll('button, [role=button], a')].find(b => vis(b) &&
+    (/\bclose\b|\bdismiss\b/i.test((b.getAttribute('aria-label') || '') + ' ' + (b.title || '') + ' ' + b.innerText) ||
+     /^\s*[×✕✖xX]\s*$/.test(b.innerText)));
+  return ctl ? window.__wtSelector(ctl) : null;
+}"""
+
+_VISIBLE_JS = "(sel) => { const el = document.querySelector(sel); return !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden'; }"
+
+OnChange = Callable[[str, dict], None]
+
+
+def fingerprint(sess: ProbeSession) -> dict:
+    sess.page.evaluate(SELECTOR_JS)
+    return sess.page.evaluate(_FINGERPRINT_JS)
+
+
+def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int = 2,
+                   on_change: OnChange | None = None) -> None:
+    """Click the controls of the page the session is on (see the module docstring)."""
+    page = sess.page
+    url = page.url
+    page.evaluate(SELECTOR_JS)
+    controls = page.evaluate(_CONTROLS_JS, [max_controls, per_group])
+    for control in controls:
+        if SKIP_TEXT.search(control["text"]):
+            continue
+        loc = page.locator(control["sel"])
+        if not loc.count():
+            continue
+        sess.spend()
+        before = fingerprint(sess)
+        native = len(sess.dialogs)
+        try:
+            loc.first.click(timeout=1500)
+        except Exception:
+            continue  # covered, detached or moving: not evidence of anything
+        sess.settle()
+        after = fingerprint(sess)
+        element = describe_element(page, control["sel"])
+        sess.step(f"clicked {element}")
+        if after == before and len(sess.dialogs) == native:
+            sess.found("dead-control", element,
+                       "clicking this control changes nothing on the page (no navigation, no content change, no dialog, no scroll)",
+                       shot_of=control["sel"])
+            continue
+        sess.ok("dead-control", element, "responded")
+        opened = [d for d in after["dialogs"] if d not in before["dialogs"]]
+        if on_change is not None:
+            on_change(control["sel"], after)
+        if opened:
+            probe_dialog(sess, opened[0], control["sel"], element)
+        sess.goto(url)
+
+
+def probe_dialog(sess: ProbeSession, dialog_sel: str, opener_sel: str, opener: str) -> None:
+    """The dialog ``dialog_sel`` (just opened by ``opener_sel``) closes with its close control and with Escape."""
+    page = sess.page
+    name = describe_element(page, dialog_sel)
+    close_sel = page.evaluate(_CLOSE_JS, dialog_sel)
+    if close_sel:
+        sess.spend()
+        close = describe_element(page, close_sel)
+        try:
+            page.locator(close_sel).first.click(timeout=1500)
+        except Exception:
+            close_sel = None
+        else:
+            sess.settle()
+            sess.step(f"clicked {close} in dialog {name}")
+            if page.evaluate(_VISIBLE_JS, dialog_sel):
+                sess.found("close-control-broken", f"{close} in dialog {name}",
+                           "clicking the dialog's close control leaves the dialog open", full=True, opener=opener)
+                sess.goto()
+            else:
+                sess.ok("dialog-close", f"{close} in dialog {name}", "closed the dialog")
+    # reopen and press Escape
+    try:
+        if not page.locator(opener_sel).count():
+            return
+        sess.spend(2)
+        page.locator(opener_sel).first.click(timeout=1500)
+        sess.settle()
+        if not page.evaluate(_VISIBLE_JS, dialog_sel):
+            return
+        page.keyboard.press("Escape")
+        sess.settle()
+    except Exception:
+        return
+    sess.step(f"pressed Escape in dialog {name}")
+    if page.evaluate(_VISIBLE_JS, dialog_sel):
+        sess.found("escape-does-not-close", f"dialog {name}", "pressing Escape leaves the dialog open", full=True, opener=opener)
+    else:
+        sess.ok("dialog-close", f"Escape in dialog {name}", "closed the dialog")
+
+
+_VOTE_JS = r"""() => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const btn = [...document.querySelectorAll('button, [role=button]')].find(b => vis(b) && !b.closest('form') &&
+    /\b(up-?vote|vote|like)\b|▲|👍/i.test((b.getAttribute('aria-label') || '') + ' ' + (b.title || '') + ' ' + b.innerText));
+  return btn ? window.__wtSelector(btn) : null;
+}"""
+
+_NUMBER_NEAR_JS = r"""(sel) => {
+  const b = document.querySelector(sel);
+  if (!b) return null;
+  for (const t of [b.innerText, b.parentElement ? b.parentElement.innerText : '']) {
+    const m = /(-?\d+)/.exec(t || '');
+    if (m) return parseInt(m[1], 10);
+  }
+  return null;
+}"""
+
+
+def probe_vote(sess: ProbeSession) -> None:
+    """A vote button clicked twice should not count two votes from one person."""
+    page = sess.page
+    page.evaluate(SELECTOR_JS)
+    sel = page.evaluate(_VOTE_JS)
+    if not sel:
+        return
+    start = page.evaluate(_NUMBER_NEAR_JS, sel)
+    if start is None:
+        return
+    element = describe_element(page, sel)
+    counts = [start]
+    for _ in range(2):
+        sess.spend()
+        try:
+            page.locator(sel).first.click(timeout=1500)
+        except Exception:
+            return
+        sess.settle()
+        counts.append(page.evaluate(_NUMBER_NEAR_JS, sel))
+    sess.step(f"clicked {element} twice: counts {counts}")
+    if None in counts or counts[1] == counts[0]:
+        return
+    if counts[2] - counts[0] >= 2:
+        sess.found("repeat-vote", element, f"clicking the vote control twice counted two votes ({counts[0]} -> {counts[2]})",
+                   shot_of=sel, counts=counts)
+    elif counts[2] == counts[0]:
+        sess.ok("vote", element, f"the second click took the vote back ({counts[0]} -> {counts[1]} -> {counts[2]})")
+    sess.goto(page.url)

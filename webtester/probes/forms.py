@@ -1,0 +1,422 @@
+"""Form probes: empty and valid submissions, invalid values, unset required choices, unavailable options,
+buttons that stay disabled, feedback, clearing, and whether created or deleted entries survive a reload.
+
+Each probe reopens the form through a caller-supplied ``reopen()`` (which navigates to the form and clicks
+whatever opens it) so every submission starts from the same state. A value counts as accepted only when the
+submission shows the same kind of success as a valid one and no error; anything unclear is not a finding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+
+from webtester.probes.interactive import PageState, _fill_value
+from webtester.probes.pagemodel import Field, FormModel
+from webtester.probes.session import ERROR_WORDS, SUCCESS_WORDS, ProbeSession
+
+UNAVAILABLE = re.compile(r"sold[ -]?out|unavailable|not available|fully booked|\bfull\b|waitlist", re.IGNORECASE)
+CONSENT = re.compile(r"agree|accept|terms|consent|code of conduct|i confirm|privacy", re.IGNORECASE)
+DELETE_WORDS = re.compile(r"\b(delete|remove|trash|discard)\b", re.IGNORECASE)
+CONFIRM_WORDS = re.compile(r"\b(delete|remove|yes|confirm|ok|continue)\b", re.IGNORECASE)
+
+Reopen = Callable[[], "FormModel | None"]
+
+_FORM_STATE_JS = r"""([formSel, submitSel]) => {
+  const form = document.querySelector(formSel);
+  const submit = submitSel && document.querySelector(submitSel);
+  const vis = el => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  if (!form) return {present: false};
+  const invalid = [...form.querySelectorAll('[aria-invalid=true]')].filter(vis).length;
+  const alerts = [...form.querySelectorAll('[role=alert], .error, .field-error, .invalid-feedback, .error-message')]
+    .filter(el => vis(el) && el.innerText.trim()).map(el => el.innerText.trim());
+  return {present: true, visible: vis(form), valid: form.noValidate ? true : form.checkValidity(),
+          invalid, alerts, disabled: !!(submit && submit.disabled),
+          values: [...form.querySelectorAll('input, textarea')].filter(e => !['checkbox', 'radio', 'hidden'].includes(e.type)).map(e => e.value)};
+}"""
+
+
+@dataclass
+class Submission:
+    """What one submission did."""
+
+    before: PageState
+    after: PageState
+    form_after: dict
+    token: str
+    token_shown: bool
+    entry_listed: bool = False
+
+    @property
+    def new_lines(self) -> list[str]:
+        return self.after.new_lines(self.before)
+
+    @property
+    def rejected(self) -> bool:
+        fa = self.form_after
+        return bool(
+            any(ERROR_WORDS.search(line) for line in self.new_lines)
+            or (fa.get("present") and fa.get("visible") and (fa.get("invalid") or fa.get("alerts") or not fa.get("valid", True)))
+        )
+
+    @property
+    def success_signs(self) -> set[str]:
+        signs = set()
+        if any(SUCCESS_WORDS.search(line) for line in self.new_lines):
+            signs.add("message")
+        if self.after.list_items > self.before.list_items:
+            signs.add("list-grew")
+        if self.token_shown:
+            signs.add("entry-shown")
+        if self.form_after.get("present") is False or not self.form_after.get("visible", True):
+            signs.add("form-closed")
+        if self.new_lines:
+            signs.add("new-text")
+        if self.after.url != self.before.url:
+            signs.add("navigated")
+        return signs
+
+    def accepted_like(self, valid: "Submission") -> bool:
+        """Accepted, judged against what a valid submission of the same form did."""
+        if self.rejected:
+            return False
+        strong = {"message", "list-grew", "entry-shown"} & valid.success_signs
+        if strong:
+            return bool(strong & self.success_signs)
+        weak = {"form-closed", "navigated", "new-text"} & valid.success_signs
+        return bool(weak) and weak <= self.success_signs
+
+
+def fill_value(f: Field, token: str) -> str | None:
+    """A plausible valid value for a field, containing ``token`` where the field takes free text.
+
+    A number, date or time the app filled in itself is kept (its defaults are the likeliest valid values)."""
+    attrs = {"min": f.min, "max": f.max}
+    if f.value and f.kind in ("number", "range", "date", "month", "time", "datetime-local", "week"):
+        return f.value
+    if f.kind == "date":
+        today = date.today().isoformat()
+        return f.min if f.min and f.min > today else today
+    if f.kind == "month":
+        return date.today().strftime("%Y-%m")
+    if f.kind == "textarea":
+        return f"QA note {token}: a longer message written for testing, with enough words to pass length checks."
+    value = _fill_value(f.kind, f.label, token, attrs)
+    if f.kind in ("text", "search", "") and value is not None:
+        value = f"QA {f.label[:24].strip() or 'entry'} {token}" if len(value) < 12 else value
+    if f.kind == "email" or "email" in f.label.lower():
+        value = f"qa.{token}@example.com"
+    return value
+
+
+def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: set[str] = frozenset(),
+              choose: dict[str, str] | None = None) -> int:
+    """Fill ``form`` with valid data (``skip``: field selectors / radio group names left alone;
+    ``choose``: select selector -> option value to pick). Returns the number of fields set."""
+    page = sess.page
+    filled = 0
+    radios_done: set[str] = set()
+    for f in form.fields:
+        if f.sel in skip or (f.kind == "radio" and (f.name or f.sel) in skip) or f.disabled or not f.visible:
+            continue
+        loc = page.locator(f.sel).first
+        try:
+            if f.kind == "select":
+                wanted = (choose or {}).get(f.sel)
+                options = [o for o in f.options if o["value"] and not o["disabled"] and not UNAVAILABLE.search(o["text"])]
+                current = next((o["value"] for o in options if o.get("selected")), None)
+                value = wanted or current or (options[0]["value"] if options else None)
+                if value is not None:
+                    loc.select_option(value, timeout=1500)
+                    filled += 1
+            elif f.kind == "radio":
+                group = f.name or f.sel
+                if group not in radios_done:
+                    radios_done.add(group)
+                    if not any(x.checked for x in form.fields if x.kind == "radio" and (x.name or x.sel) == group):
+                        loc.check(timeout=1500, force=True)
+                    filled += 1
+            elif f.kind == "checkbox":
+                if CONSENT.search(f.label):
+                    loc.check(timeout=1500, force=True)
+                    filled += 1
+            else:
+                value = fill_value(f, token)
+                if value is not None:
+                    loc.fill(value, timeout=1500)
+                    filled += 1
+        except Exception:
+            continue
+    sess.spend()
+    return filled
+
+
+def form_state(sess: ProbeSession, form: FormModel) -> dict:
+    return sess.page.evaluate(_FORM_STATE_JS, [form.sel, form.submit])
+
+
+def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None:
+    """Click the form's submit button and describe what happened (None when it cannot be clicked)."""
+    if not form.submit:
+        return None
+    sess.spend()
+    before = sess.state()
+    button = sess.page.locator(form.submit).first
+    try:
+        if button.is_disabled():
+            return None
+        button.click(timeout=2000)
+    except Exception:
+        return None
+    sess.settle(250)
+    after = sess.state()
+    shown = sess.shows(token)
+    return Submission(before, after, form_state(sess, form), token, shown, shown and sess.shows(token, in_list=True))
+
+
+def _set_value(sess: ProbeSession, f: Field, value: str) -> None:
+    loc = sess.page.locator(f.sel).first
+    loc.fill(value, timeout=1500)
+    loc.dispatch_event("change")
+    loc.blur()
+    sess.settle(60)
+
+
+def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int = 3) -> None:
+    """Run the whole battery on the form that ``reopen()`` opens (see the module docstring)."""
+    form = reopen()
+    if form is None or not form.submit:
+        return
+    where = f'form "{name}"'
+
+    # 1. empty submission
+    sess.page.evaluate(
+        """(sel) => document.querySelector(sel).querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea')
+             .forEach(e => { e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})); })""", form.sel)
+    sess.settle(60)
+    empty_blocked = bool(form_state(sess, form).get("disabled"))
+    empty = None if empty_blocked else submit(sess, form, "\u0000none")
+    sess.step(f"{where}: submitted empty")
+
+    # 2. a valid submission (the reference for what 'accepted' looks like)
+    form = reopen()
+    if form is None:
+        return
+    token = sess.token()
+    fill_form(sess, form, token)
+    valid = submit(sess, form, token)
+    sess.step(f"{where}: submitted valid data ({token})")
+    if valid is not None and not valid.rejected and not valid.success_signs and _vary(sess, form):
+        # the defaults were already calculated: a changed value shows whether submitting does anything
+        valid = submit(sess, form, token)
+        sess.step(f"{where}: submitted valid data with a changed number ({token})")
+    if valid is None or valid.rejected or not valid.success_signs:
+        sess.step(f"{where}: the valid submission was not clearly accepted; no further form probes")
+        return
+    if empty_blocked:
+        sess.ok("required", where, "the submit button cannot be pressed while the form is empty")
+    elif empty is not None:
+        if empty.accepted_like(valid) and not empty.rejected:
+            sess.found("empty-form-accepted", where, "submitting the form with every field empty was accepted (no validation message)",
+                       full=True, new_text=empty.new_lines[:5])
+        elif empty.rejected:
+            sess.ok("required", where, "an empty submission was rejected with a message")
+    _after_valid(sess, form, where, valid)
+
+    # 3. invalid values, one field at a time
+    probes: list[tuple[Field, str, str]] = []
+    for f in form.fields:
+        if f.optional or not f.visible or f.disabled:
+            continue
+        if f.kind == "number" and (f.min is None or _num(f.min) is None or _num(f.min) >= 0):
+            probes.append((f, "-5", "a negative number"))
+        elif f.kind == "email" or (f.kind == "text" and re.search(r"e-?mail", f.label, re.I)):
+            probes.append((f, "name.example.com", "an email address without @"))
+    for f, bad, what in probes[:max_fields]:
+        form = reopen()
+        if form is None:
+            return
+        f = next((x for x in form.fields if x.sel == f.sel), f)
+        token = sess.token()
+        fill_form(sess, form, token)
+        _set_value(sess, f, bad)
+        disabled = form_state(sess, form).get("disabled")
+        label = f'field "{f.label}" of {where}'
+        if disabled:
+            _set_value(sess, f, fill_value(f, token) or "1")
+            if form_state(sess, form).get("disabled"):
+                sess.found("submit-stays-disabled", label,
+                           f"after {what} was corrected, the {form.submit_text or 'submit'} button stays disabled",
+                           shot_of=form.sel, value=bad)
+            else:
+                sess.ok("stays-disabled", label, "the submit button was enabled again after the correction")
+            sess.ok("invalid-input", label, f"{what} ({bad!r}) disabled the submit button")
+            continue
+        result = submit(sess, form, token)
+        sess.step(f"{label}: submitted {what} ({bad!r})")
+        if result is None:
+            continue
+        if result.accepted_like(valid):
+            sess.found("invalid-input-accepted", label, f"{what} ({bad!r}) in \"{f.label}\" was accepted without an error",
+                       full=True, field=f.label, value=bad, new_text=result.new_lines[:5])
+        elif result.rejected:
+            sess.ok("invalid-input", label, f"{what} ({bad!r}) was rejected")
+            if result.form_after.get("visible"):
+                _set_value(sess, f, fill_value(f, token) or "1")
+                if form_state(sess, form).get("disabled"):
+                    sess.found("submit-stays-disabled", label,
+                               f"after a rejected submission and a corrected value, the {form.submit_text or 'submit'} button stays disabled",
+                               shot_of=form.sel, value=bad)
+                else:
+                    sess.ok("stays-disabled", label, "the submit button stayed usable after a rejected attempt")
+
+    # 4. a required choice (radio group with nothing chosen by default) left unset
+    for group, radios in list(form.radio_groups().items())[:1]:
+        if any(r.checked for r in radios):
+            continue
+        form = reopen()
+        if form is None:
+            return
+        token = sess.token()
+        fill_form(sess, form, token, skip={group})
+        result = submit(sess, form, token)
+        label = f'choice "{_group_label(radios)}" of {where}'
+        sess.step(f"{label}: submitted without choosing")
+        if result is not None and result.accepted_like(valid):
+            sess.found("required-field-not-enforced", label, f"the form was accepted without a choice for \"{_group_label(radios)}\"",
+                       full=True, field=_group_label(radios))
+        elif result is not None and result.rejected:
+            sess.ok("required-choice", label, "submitting without a choice was rejected")
+
+    # 5. options marked unavailable (sold out, full ...)
+    for f in form.fields:
+        if f.kind != "select":
+            continue
+        bad = [o for o in f.options if o["value"] and UNAVAILABLE.search(o["text"])]
+        if not bad:
+            continue
+        option = bad[0]
+        label = f'option "{option["text"]}" of {where}'
+        if option["disabled"]:
+            sess.ok("unavailable-option", label, "the option is disabled")
+            continue
+        form = reopen()
+        if form is None:
+            return
+        token = sess.token()
+        fill_form(sess, form, token, choose={f.sel: option["value"]})
+        result = submit(sess, form, token)
+        sess.step(f"{label}: submitted with this option")
+        if result is not None and result.accepted_like(valid):
+            sess.found("unavailable-option-accepted", label, f"choosing \"{option['text']}\" was accepted", full=True,
+                       field=f.label, option=option["text"])
+        elif result is not None and result.rejected:
+            sess.ok("unavailable-option", label, "choosing it was rejected")
+        break
+
+
+def _vary(sess: ProbeSession, form: FormModel) -> bool:
+    """Change the first number the app filled in to another valid-looking value (double it, within its max)."""
+    for f in form.fields:
+        value = _num(f.value) if f.kind == "number" else None
+        if value:
+            new = value * 2
+            top = _num(f.max)
+            if top is not None and new > top:
+                new = (value + top) / 2
+            _set_value(sess, f, f"{new:g}")
+            return True
+    return False
+
+
+def _group_label(radios: list[Field]) -> str:
+    return radios[0].name or radios[0].label
+
+
+def _num(text: str | None) -> float | None:
+    try:
+        return float(text) if text not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _after_valid(sess: ProbeSession, form: FormModel, where: str, valid: Submission) -> None:
+    """Feedback, clearing, and persistence of what a valid submission created (and of its deletion)."""
+    signs = valid.success_signs
+    if not valid.new_lines and "list-grew" not in signs and "navigated" not in signs:
+        sess.found("no-submit-feedback", where, "a valid submission showed nothing new: no message, no new entry, no result",
+                   full=True)
+    else:
+        sess.ok("feedback", where, "; ".join(valid.new_lines[:2]) or "the page changed")
+    if not valid.entry_listed:
+        return
+    if valid.form_after.get("visible") and any(valid.token in v for v in valid.form_after.get("values", [])):
+        sess.found("form-not-cleared", where, "after the entry was created, the form still holds the text that was just submitted",
+                   shot_of=form.sel)
+    elif valid.form_after.get("visible"):
+        sess.ok("form-cleared", where, "the fields were emptied after the submission")
+    sess.reload()
+    if not sess.shows(valid.token, in_list=True):
+        sess.found("state-lost-on-reload", where, f"the entry created through this form ({valid.token}) is gone after a reload",
+                   full=True)
+        return
+    sess.ok("persist-create", where, f"the new entry ({valid.token}) was still shown after a reload")
+    _delete_and_reload(sess, where, valid.token)
+
+
+_DELETE_JS = r"""(token) => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.includes(token) || !vis(n.parentElement) || n.parentElement.closest('form, select')) continue;
+    let box = n.parentElement;
+    for (let depth = 0; box && depth < 7; depth++, box = box.parentElement) {
+      const ctl = [...box.querySelectorAll('button, a, [role=button]')].find(b => vis(b) &&
+        /\b(delete|remove|trash|discard)\b/i.test((b.innerText || '') + ' ' + (b.getAttribute('aria-label') || '') + ' ' + (b.title || '')));
+      if (ctl) { ctl.setAttribute('data-wt-delete', token); return true; }
+    }
+  }
+  return false;
+}"""
+
+
+def _delete_and_reload(sess: ProbeSession, where: str, token: str) -> None:
+    page = sess.page
+    if not page.evaluate(_DELETE_JS, token):
+        return
+    sess.spend()
+    before = sess.state()
+    try:
+        page.locator(f'[data-wt-delete="{token}"]').first.click(timeout=2000)
+    except Exception:
+        return
+    sess.settle(200)
+    # an in-page confirmation dialog: press its confirming button
+    confirm = page.evaluate(
+        r"""() => {
+          const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+          const box = [...document.querySelectorAll('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]')].find(vis);
+          if (!box) return false;
+          const btn = [...box.querySelectorAll('button')].find(b => vis(b) && /\b(delete|remove|yes|confirm|ok|continue)\b/i.test(b.innerText) && !/cancel|keep/i.test(b.innerText));
+          if (!btn) return false;
+          btn.setAttribute('data-wt-confirm', '1');
+          return true;
+        }""")
+    if confirm:
+        try:
+            page.locator('[data-wt-confirm="1"]').first.click(timeout=2000)
+        except Exception:
+            return
+        sess.settle(200)
+    if sess.shows(token):
+        sess.step(f"{where}: deleting the entry {token} did not remove it from view; not judged")
+        return
+    del before
+    sess.reload()
+    if sess.shows(token):
+        sess.found("deleted-entry-returns", where, f"an entry deleted through its Delete control ({token}) is back after a reload",
+                   full=True)
+    else:
+        sess.ok("persist-delete", where, f"the deleted entry ({token}) stayed deleted after a reload")

@@ -1,0 +1,385 @@
+"""List probes: search finds what an entry shows, filters show only what they name, filters combine,
+an empty result says so, and "showing N ..." counts match the entries listed.
+
+The list is the page model's main list (:mod:`webtester.probes.pagemodel`). Entries are judged by their
+visible text only, so a probe speaks up only when the text makes the mistake plain (an entry that shows
+another option of the same filter, an entry that disappears when searching for a word it shows).
+"""
+
+from __future__ import annotations
+
+import re
+
+from webtester.probes.pagemodel import Field, PageModel, list_items
+from webtester.probes.session import ProbeSession
+
+EMPTY_WORDS = re.compile(r"\b(no|nothing|none|0|zero|empty|not found|couldn't find|could not find|didn't match|try)\b", re.IGNORECASE)
+NONSENSE = "zqxjvk"
+_STOP = {"with", "from", "this", "that", "your", "have", "more", "only", "show", "shows", "minutes", "hours", "stars",
+         "star", "reviews", "review", "view", "details", "add", "tickets", "from", "save", "saved", "apply", "open",
+         "ago", "days", "week", "weeks", "month", "year", "years", "replies", "reply", "votes", "upvotes", "people"}
+_COUNT = re.compile(r"(\d[\d,]*)")
+
+
+def norm(text: str) -> str:
+    """Lower case, hyphens and dashes as spaces, counts like '(12)' dropped."""
+    text = re.sub(r"\(\d+\)|\b\d+\s*$", " ", text)
+    return re.sub(r"[\s\-–—_/]+", " ", text.lower()).strip()
+
+
+def _contains(item: str, label: str) -> bool:
+    return norm(label) in norm(item)
+
+
+class ListProbe:
+    """Probes on the main list of ``model`` (read on the page the session is on)."""
+
+    def __init__(self, sess: ProbeSession, model: PageModel) -> None:
+        self.sess = sess
+        self.model = model
+        self.page = sess.page
+        self.url = sess.page.url
+        self.count_sel = self._calibrated_count()
+
+    # -- reading the list
+
+    def items(self) -> list[str]:
+        found = list_items(self.page, self.model.list_sel, self.model.list_key)
+        return found or []
+
+    def _count_value(self) -> int | None:
+        if not self.count_sel:
+            return None
+        try:
+            text = self.page.locator(self.count_sel).first.inner_text(timeout=1000)
+        except Exception:
+            return None
+        m = _COUNT.search(text)
+        return int(m.group(1).replace(",", "")) if m else None
+
+    def _calibrated_count(self) -> str | None:
+        """A 'showing N ...' text whose number equals the entries listed now (then it must keep matching)."""
+        n = len(self.items())
+        for c in self.model.counts:
+            m = _COUNT.search(c["text"])
+            if m and int(m.group(1).replace(",", "")) == n and n > 0:
+                return c["sel"]
+        return None
+
+    def check_count(self, after: str) -> None:
+        """After a change, compare the calibrated count with the entries listed."""
+        value = self._count_value()
+        if value is None:
+            return
+        n = len(self.items())
+        label = f'count text "{self.count_sel}"'
+        if value != n:
+            text = self.page.locator(self.count_sel).first.inner_text(timeout=1000)
+            self.sess.found("count-mismatch", label, f"after {after}, the page says {text.strip()!r} but lists {n} entries",
+                            full=True, shown=value, listed=n)
+        else:
+            self.sess.ok("count", label, f"matched the {n} entries listed after {after}")
+
+    def restart(self) -> None:
+        self.sess.goto(self.url)
+
+    # -- filters
+
+    def _changed(self, label: str) -> None:
+        self.sess.settle(350)
+
+    def filter_select(self, f: Field, search: Field | None = None) -> None:
+        """Every option (up to three) shows only entries naming it; with ``search`` also while searching."""
+        options = [o for o in f.options if o["value"] and not o["disabled"]]
+        base = self.items()
+        labels = [o["text"] for o in options]
+        for option in options[:3]:
+            self.sess.spend()
+            try:
+                self.page.locator(f.sel).first.select_option(option["value"], timeout=1500)
+            except Exception:
+                continue
+            self._changed(option["text"])
+            what = f'filter "{f.label}" = "{option["text"]}"'
+            self.sess.step(f"list: {what}")
+            shown = self.items()
+            if shown == base:
+                self.sess.step(f"list: {what} did not change the list; not judged")
+                continue
+            self._judge_filter(what, option["text"], [x for x in labels if x != option["text"]], shown, f.label)
+            self.check_count(what)
+            if search is not None and shown and len(shown) < len(base):
+                self._combined(f, option["text"], [x for x in labels if x != option["text"]], base, search)
+        self.restart()
+
+    def _judge_filter(self, what: str, label: str, others: list[str], shown: list[str], filter_label: str) -> None:
+        if not shown:
+            return
+        naming = [s for s in shown if _contains(s, label)]
+        if not naming:
+            return  # entries do not show the option's text: nothing to judge by
+        strays = [s for s in shown if not _contains(s, label) and any(_contains(s, o) for o in others if len(o) > 2)]
+        if strays:
+            self.sess.found("filter-shows-other", f'filter "{filter_label}"',
+                            f"with {what}, the list still shows entries of other options, e.g. {strays[0][:100]!r}",
+                            full=True, option=label, stray=strays[0][:200])
+        elif len(naming) == len(shown):
+            self.sess.ok("filter", f'filter "{filter_label}"', f"{what}: all {len(shown)} entries name it")
+
+    def _combined(self, f: Field, label: str, others: list[str], base: list[str], search: Field) -> None:
+        """With the filter set, search for a word shared by entries of this and other options."""
+        word = _shared_word(base, label, others)
+        if not word:
+            return
+        self.sess.spend()
+        self.page.locator(search.sel).first.fill(word, timeout=1500)
+        self._changed(word)
+        shown = self.items()
+        what = f'filter "{f.label}" = "{label}" with the search "{word}"'
+        self.sess.step(f"list: {what}")
+        strays = [s for s in shown if not _contains(s, label) and any(_contains(s, o) for o in others if len(o) > 2)]
+        if strays:
+            self.sess.found("filters-combined-wrong", f'filter "{f.label}" with search "{search.label}"',
+                            f"with {what}, entries of other options appear, e.g. {strays[0][:100]!r}", full=True,
+                            option=label, search=word, stray=strays[0][:200])
+        elif shown:
+            self.sess.ok("filter-combined", f'filter "{f.label}" with search "{search.label}"', what)
+        self.page.locator(search.sel).first.fill("", timeout=1500)
+        self._changed("")
+
+    def filter_checkboxes(self, boxes: list[Field]) -> None:
+        """Each checkbox alone shows only entries naming it; two of one group together show entries naming both."""
+        base = self.items()
+        for f in boxes[:3]:
+            key = _keyword(f.label)
+            if not key:
+                continue
+            self.sess.spend()
+            try:
+                self._toggle(f, True)
+            except Exception:
+                continue
+            self._changed(f.label)
+            what = f'"{f.label}" switched on'
+            self.sess.step(f"list: {what}")
+            shown = self.items()
+            if shown == base:
+                self.sess.step(f"list: {what} did not change the list; not judged")
+                self._toggle(f, False)
+                self._changed("")
+                continue
+            naming = [s for s in shown if _contains(s, key)]
+            if shown and naming and len(naming) < len(shown):
+                stray = next(s for s in shown if not _contains(s, key))
+                self.sess.found("filter-shows-other", f'filter "{f.label}"',
+                                f"with {what}, the list shows entries that do not say {key!r}, e.g. {stray[:100]!r}",
+                                full=True, option=f.label, stray=stray[:200])
+            elif shown and naming:
+                self.sess.ok("filter", f'filter "{f.label}"', f"{what}: all {len(shown)} entries name it")
+            self.check_count(what)
+            self._toggle(f, False)
+            self._changed("")
+        groups: dict[str, list[Field]] = {}
+        for f in boxes:
+            groups.setdefault(f.name or "", []).append(f)
+        for name, members in groups.items():
+            keys = [(m, _keyword(m.label)) for m in members if _keyword(m.label)]
+            if len(keys) < 2:
+                continue
+            (a, ka), (b, kb) = keys[0], keys[1]
+            self.sess.spend(2)
+            try:
+                self._toggle(a, True)
+                self._toggle(b, True)
+            except Exception:
+                continue
+            self._changed("")
+            shown = self.items()
+            what = f'"{a.label}" and "{b.label}" switched on together'
+            self.sess.step(f"list: {what}")
+            labelled = [s for s in shown if _contains(s, ka) or _contains(s, kb)]
+            half = [s for s in labelled if not (_contains(s, ka) and _contains(s, kb))]
+            if labelled and half:
+                self.sess.found("filters-combined-wrong", f'filters "{a.label}" + "{b.label}"',
+                                f"with {what}, entries meeting only one of them are listed, e.g. {half[0][:100]!r}",
+                                full=True, stray=half[0][:200])
+            elif labelled:
+                self.sess.ok("filter-combined", f'filters "{a.label}" + "{b.label}"', f"{what}: {len(shown)} entries meet both")
+            break
+        self.restart()
+
+    def _toggle(self, f: Field, on: bool) -> None:
+        """Switch a checkbox (an input, or an element with role checkbox/switch) on or off."""
+        loc = self.page.locator(f.sel).first
+        if f.tag == "input":
+            loc.set_checked(on, timeout=1500)
+        elif (loc.get_attribute("aria-checked") == "true") != on:
+            loc.click(timeout=1500)
+
+    def filter_buttons(self, group: dict) -> None:
+        """A button group (All / Portraits / ...): each button shows only entries naming it; counts follow."""
+        buttons = group["buttons"]
+        labels = [b["text"] for b in buttons]
+        base = self.items()
+        for b in buttons[1:4]:
+            self.sess.spend()
+            try:
+                self.page.locator(b["sel"]).first.click(timeout=1500)
+            except Exception:
+                continue
+            self._changed(b["text"])
+            what = f'filter button "{b["text"]}"'
+            self.sess.step(f"list: {what}")
+            shown = self.items()
+            if shown == base:
+                self.sess.step(f"list: {what} did not change the list; not judged")
+                continue
+            self._judge_filter(what, b["text"], [x for x in labels if x != b["text"]], shown,
+                               group.get("label") or "/".join(labels[:4]))
+            self.check_count(what)
+        self.restart()
+
+    # -- search
+
+    def search(self, box: Field, fields: list[str] | None = None) -> None:
+        """Words an entry shows in its searchable fields find it; nonsense gives a visible empty state.
+
+        ``fields`` names the fields the search should match (e.g. ``["name", "company"]``, from the
+        instruction); a word is taken from each text of the first entry whose markup (class, id, label,
+        a preceding <dt>) names one of them. Without ``fields`` only the entry's name or title is searched.
+        """
+        entry = self.page.evaluate(ENTRY_FIELDS_JS, [self.model.list_sel, self.model.list_key])
+        if not entry or not entry.get("title"):
+            return
+        title = entry["title"]
+        wanted = {_stem(w) for w in (fields or [])} | {"name", "title"}
+        words: list[tuple[str, str]] = []
+        for part in entry["parts"]:
+            hints = {_stem(h) for h in re.findall(r"[a-z]+", part["hints"].lower())}
+            if not hints & wanted and not (part["heading"] and wanted & {"name", "title"}):
+                continue
+            others = " ".join(p["text"] for p in entry["parts"] if p is not part).lower()
+            cands = [w for w in re.findall(r"[A-Za-zÀ-ÿ]{4,}", part["text"]) if w.lower() not in _STOP and w.lower() not in others]
+            if cands:
+                word = max(cands, key=len)  # a word only this field shows, so a hit cannot come from another field
+                if word.lower() not in (w.lower() for w, _ in words):
+                    words.append((word, part["hints"]))
+        for word, hints in words[:4]:
+            self._search_for(box, word)
+            shown = self.items()
+            what = f'search "{word}"'
+            self.sess.step(f"list: {what} (a word of the entry {title!r}, from its {hints or 'text'})")
+            if not any(title in s for s in shown):
+                self.sess.found("search-misses-entry", f'search box "{box.label}"',
+                                f"searching for {word!r}, shown in the {hints or 'text'} of the entry {title!r}, does not list that entry",
+                                full=True, word=word, entry=title, field=hints)
+            else:
+                self.sess.ok("search", f'search box "{box.label}"', f"{what} found {title!r}")
+            self.check_count(what)
+        self._search_for(box, "")
+        before = self.sess.state()
+        self._search_for(box, NONSENSE)
+        shown = self.items()
+        after = self.sess.state()
+        if not shown:
+            news = after.new_lines(before)
+            if any(EMPTY_WORDS.search(line) for line in news):
+                self.sess.ok("empty-state", f'search box "{box.label}"', "; ".join(news[:2]))
+            else:
+                self.sess.found("no-empty-state", f'search box "{box.label}"',
+                                f"searching for {NONSENSE!r} empties the list without any 'no results' message", full=True)
+        self._search_for(box, "")
+        self.restart()
+
+    def _search_for(self, box: Field, word: str) -> None:
+        self.sess.spend()
+        loc = self.page.locator(box.sel).first
+        before = self.items()
+        loc.fill(word, timeout=1500)
+        self._changed(word)
+        if self.items() == before and word:
+            loc.press("Enter", timeout=1500)
+            self._changed(word)
+
+
+ENTRY_FIELDS_JS = r"""([listSel, key]) => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const parent = listSel && document.querySelector(listSel);
+  if (!parent) return null;
+  const [tag, cls] = key.split('.');
+  const item = [...parent.children].find(c => c.tagName === tag && (!cls || c.classList.contains(cls)) && vis(c));
+  if (!item) return null;
+  const heading = item.querySelector('h1, h2, h3, h4, h5, h6, [class*=title], [class*=name]');
+  const parts = [];
+  const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement; const text = n.textContent.trim();
+    if (!text || !vis(el) || el.closest('select, label, option')) continue;
+    const hints = [];
+    for (let a = el; a && a !== item.parentElement; a = a.parentElement) {
+      hints.push(a.className && typeof a.className === 'string' ? a.className : '', a.id || '', a.getAttribute('itemprop') || '',
+                 a.getAttribute('aria-label') || '', a.getAttribute('data-field') || '');
+      if (a.tagName === 'DD' && a.previousElementSibling && a.previousElementSibling.tagName === 'DT') hints.push(a.previousElementSibling.innerText);
+      if (a === item) break;
+    }
+    parts.push({text, hints: hints.join(' ').replace(/\s+/g, ' ').trim().slice(0, 80), heading: !!(heading && heading.contains(el))});
+  }
+  return {title: heading ? heading.innerText.trim().split('\n')[0] : '', parts};
+}"""
+
+
+def _stem(word: str) -> str:
+    return re.sub(r"(?:ies|es|s)$", "", word.lower())
+
+
+def search_fields(instruction: str) -> list[str]:
+    """The entry fields a search should match, as the instruction names them (e.g. name, email, company):
+    field words among the ten words after each 'search', 'keyword' or 'find'."""
+    words = re.findall(r"[a-z]+", instruction.lower())
+    fields: list[str] = []
+    for i, word in enumerate(words):
+        if word in ("search", "searching", "keyword", "find", "finds"):
+            for w in words[i + 1:i + 11]:
+                if w in ("filter", "sort", "set", "switch", "show", "pick"):
+                    break
+                if w in FIELD_WORDS and w not in fields:
+                    fields.append(w)
+    return fields
+
+
+FIELD_WORDS = {"name", "names", "title", "titles", "email", "emails", "company", "companies", "skill", "skills", "ingredient",
+               "ingredients", "description", "descriptions", "tag", "tags", "author", "authors", "location", "city", "venue",
+               "artist", "artists", "speaker", "speakers", "phone", "notes", "keywords"}
+
+
+def _keyword(label: str) -> str:
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]+", label) if w.lower() not in {"only", "show", "include", "hide", "just"}]
+    return " ".join(words)
+
+
+def _words_per_line(text: str) -> list[str]:
+    """One distinctive word from each line of an entry's text (the longest word of four letters or more)."""
+    words: list[str] = []
+    for line in text.splitlines():
+        cands = [w for w in re.findall(r"[A-Za-zÀ-ÿ]{4,}", line) if w.lower() not in _STOP]
+        if not cands:
+            continue
+        word = max(cands, key=len)
+        if word.lower() not in (w.lower() for w in words):
+            words.append(word)
+    return words
+
+
+def _shared_word(entries: list[str], label: str, others: list[str]) -> str | None:
+    """A word shown by at least one entry naming ``label`` and one entry naming another option."""
+    mine = [e for e in entries if _contains(e, label)]
+    theirs = [e for e in entries if not _contains(e, label) and any(_contains(e, o) for o in others)]
+    if not mine or not theirs:
+        return None
+    vocab_theirs = {w.lower() for e in theirs for w in re.findall(r"[A-Za-z]{4,}", e)}
+    for e in mine:
+        for w in re.findall(r"[A-Za-z]{4,}", e):
+            if w.lower() in vocab_theirs and w.lower() not in _STOP and not _contains(w, label) \
+                    and not any(_contains(w, o) for o in others):
+                return w
+    return None

@@ -1,0 +1,274 @@
+"""A structural model of a page for probes that act on it: forms and their fields, controls outside
+forms (search boxes, filter selects, checkboxes, button groups), the main repeated list, open dialogs,
+"showing N ..." count texts and the currency symbols in view.
+
+Everything is read by one script in the page; selectors come from ``window.__wtSelector``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.sync_api import Page
+
+from webtester.probes.scan import SELECTOR_JS
+
+MODEL_JS = r"""() => {
+  const vis = el => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const clean = s => (s || '').replace(/\s+/g, ' ').trim();
+  const sel = el => window.__wtSelector(el);
+  const ownText = node => {  // a label's text without the options of a select nested in it
+    let out = '';
+    const w = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) if (!n.parentElement.closest('select, textarea, option')) out += ' ' + n.textContent;
+    return out;
+  };
+  const labelOf = el => {
+    let t = '';
+    if (el.labels && el.labels.length) t = [...el.labels].map(ownText).join(' ');
+    if (!t && el.getAttribute('aria-labelledby'))
+      t = el.getAttribute('aria-labelledby').split(/\s+/).map(id => (document.getElementById(id) || {}).innerText || '').join(' ');
+    if (!t && (el.type === 'radio' || el.type === 'checkbox')) {
+      const fs = el.closest('fieldset'); const lg = fs && fs.querySelector('legend');
+      if (lg && el.type === 'radio') t = lg.innerText;
+    }
+    t = t || el.getAttribute('aria-label') || el.placeholder || el.getAttribute('title') || el.name || el.id || '';
+    return clean(t);
+  };
+  const nameOf = f => {
+    const own = f.getAttribute('aria-label') || (f.getAttribute('aria-labelledby') &&
+      ((document.getElementById(f.getAttribute('aria-labelledby')) || {}).innerText));
+    if (own) return clean(own);
+    const btn = f.querySelector('button[type=submit], input[type=submit]') || f.querySelector('button');
+    const box = f.closest('dialog, [role=dialog], section, article, aside');
+    const h = box && box.querySelector('h1, h2, h3, h4');
+    if (h && !/\d/.test(h.innerText)) return clean(h.innerText);
+    const lg = f.querySelector('h1, h2, h3, h4, legend');
+    if (lg && !/\d/.test(lg.innerText)) return clean(lg.innerText);
+    return clean(btn ? (btn.innerText || btn.value) : (f.id || 'form'));
+  };
+  const fieldOf = el => {
+    const f = {sel: sel(el), tag: el.tagName.toLowerCase(), type: (el.type || '').toLowerCase(), name: el.name || '',
+      label: labelOf(el), visible: vis(el), disabled: !!el.disabled,
+      required: !!el.required || el.getAttribute('aria-required') === 'true',
+      min: el.getAttribute('min'), max: el.getAttribute('max'), checked: !!el.checked, value: el.value || ''};
+    if (f.tag === 'select') f.options = [...el.options].map(o => ({value: o.value, text: clean(o.text), disabled: o.disabled, selected: o.selected}));
+    f.optional = /optional/i.test(f.label);
+    if (/\*/.test(f.label)) f.required = true;
+    f.label = f.label.replace(/\(optional\)|\*/gi, '').trim();
+    return f;
+  };
+  const isField = el => !['hidden', 'submit', 'button', 'reset', 'image', 'file'].includes((el.type || '').toLowerCase());
+  const forms = [...document.forms].map(form => {
+    const submit = form.querySelector('button[type=submit], input[type=submit]') ||
+      [...form.querySelectorAll('button')].find(b => (b.getAttribute('type') || 'submit') === 'submit');
+    const box = form.closest('dialog, [role=dialog]');
+    return {sel: sel(form), name: nameOf(form), visible: vis(form), novalidate: form.noValidate,
+      in_dialog: !!box, role: form.getAttribute('role') || '',
+      submit: submit ? sel(submit) : null, submit_text: submit ? clean(submit.innerText || submit.value) : '',
+      fields: [...form.querySelectorAll('input, textarea, select')].filter(isField).map(fieldOf)};
+  });
+  // the main repeated list: the parent with the most visible, similar, texty children
+  let best = null;
+  for (const parent of document.body.querySelectorAll('*')) {
+    if (['SELECT', 'DATALIST', 'NAV', 'HEAD', 'TR', 'THEAD', 'svg'].includes(parent.tagName) || parent.closest('nav, header, footer, select, form')) continue;
+    if (parent.children.length < 2) continue;
+    const groups = {};
+    for (const c of parent.children) {
+      if (!vis(c) || ['BUTTON', 'LABEL', 'INPUT', 'SELECT', 'OPTION', 'SCRIPT', 'TEMPLATE'].includes(c.tagName) || clean(c.innerText).length < 8) continue;
+      const key = c.tagName + '.' + ((c.classList && c.classList[0]) || '');
+      (groups[key] = groups[key] || []).push(c);
+    }
+    for (const [key, items] of Object.entries(groups)) {
+      // richer entries weigh more: a list of table rows beats a row of short chips of the same length
+      const weight = items.reduce((w, c) => w + Math.min(60, clean(c.innerText).length), 0);
+      if (items.length >= 2 && (!best || weight > best.weight)) best = {sel: sel(parent), key, count: items.length, weight};
+    }
+  }
+  const listEl = best && document.querySelector(best.sel);
+  const outside = [...document.querySelectorAll('input, select, textarea')]
+    .filter(el => isField(el) && vis(el) && !el.disabled && !(listEl && listEl.contains(el)))
+    .filter(el => { const f = el.closest('form'); return !f || f.getAttribute('role') === 'search' || !!f.querySelector('[type=search]'); })
+    .map(fieldOf)
+    .concat([...document.querySelectorAll('[role=switch]:not(input), [role=checkbox]:not(input)')]
+      .filter(el => vis(el) && !el.closest('form:not([role=search])') && !(listEl && listEl.contains(el)))
+      .map(el => ({sel: sel(el), tag: el.tagName.toLowerCase(), type: 'checkbox', name: '', label: labelOf(el), visible: true,
+                   disabled: el.getAttribute('aria-disabled') === 'true', required: false, optional: false, min: null, max: null,
+                   checked: el.getAttribute('aria-checked') === 'true', value: ''})));
+  const dialogs = [...document.querySelectorAll('dialog, [role=dialog], [role=alertdialog], [aria-modal=true]')]
+    .filter(vis).map(d => ({sel: sel(d), name: clean((d.getAttribute('aria-label') ||
+      ((d.querySelector('h1, h2, h3') || {}).innerText) || '')).slice(0, 80)}));
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || ['SCRIPT', 'STYLE', 'NOSCRIPT', 'OPTION'].includes(el.tagName) || !vis(el)) continue;
+    const t = clean(n.textContent);
+    if (t) texts.push(t);
+  }
+  const counts = [...document.body.querySelectorAll('p, span, div, h1, h2, h3, h4, strong, output, small')]
+    .filter(el => vis(el) && el.children.length <= 3 && !el.closest('select, nav'))
+    .map(el => ({sel: sel(el), text: clean(el.innerText)}))
+    .filter(c => c.text.length < 80 && /\d/.test(c.text) && /\b(showing|shown|found|results?|matching|displaying|matches)\b/i.test(c.text))
+    .filter((c, i, all) => !all.some(o => o !== c && document.querySelector(c.sel).contains(document.querySelector(o.sel))));
+  const groupsOfButtons = [];
+  for (const parent of document.body.querySelectorAll('*')) {
+    if (parent.closest('form, nav') ) continue;
+    const btns = [...parent.children].filter(c => (c.tagName === 'BUTTON' || c.getAttribute('role') === 'tab') && vis(c));
+    if (btns.length < 3 || btns.length !== [...parent.children].filter(vis).length) continue;
+    const texts = btns.map(b => clean(b.innerText));
+    if (texts.some(t => !t || t.length > 30)) continue;
+    const marked = btns.filter(b => b.getAttribute('aria-pressed') === 'true' || b.getAttribute('aria-selected') === 'true' ||
+      b.getAttribute('aria-current') || /\b(active|selected|current|is-active)\b/.test(b.className));
+    if (marked.length === 1) groupsOfButtons.push({sel: sel(parent), label: clean(parent.getAttribute('aria-label') || ''),
+      buttons: btns.map(b => ({sel: sel(b), text: clean(b.innerText)})), active: sel(marked[0])});
+  }
+  return {url: location.href, title: document.title, forms, outside, list: best, dialogs, counts, buttonGroups: groupsOfButtons,
+    headings: [...document.querySelectorAll('h1, h2, h3')].filter(vis).map(h => clean(h.innerText)).slice(0, 30),
+    links: [...document.querySelectorAll('a[href]')].filter(vis).map(a => ({href: a.href, raw: a.getAttribute('href'), text: clean(a.innerText).slice(0, 60)})),
+    images: document.images.length, texts: texts.slice(0, 3000)};
+}"""
+
+CURRENCY = re.compile(r"(?<![A-Za-z])(?:[$€£¥₹]|US\$|USD|EUR|GBP)\s?-?\d|\d[\d,.]*\s?(?:€|£|USD|EUR|GBP)\b")
+SYMBOLS = {"$": "$", "US$": "$", "USD": "$", "€": "€", "EUR": "€", "£": "£", "GBP": "£", "¥": "¥", "₹": "₹"}
+
+
+@dataclass
+class Field:
+    """One form field as the page model reads it."""
+
+    sel: str
+    tag: str
+    type: str
+    label: str
+    name: str = ""
+    visible: bool = True
+    disabled: bool = False
+    required: bool = False
+    optional: bool = False
+    min: str | None = None
+    max: str | None = None
+    checked: bool = False
+    value: str = ""
+    options: list[dict] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        """'select', 'textarea', 'radio', 'checkbox' or the input type."""
+        return self.tag if self.tag in ("select", "textarea") else (self.type or "text")
+
+
+@dataclass
+class FormModel:
+    """A form: where it is, its name, submit button and fields."""
+
+    sel: str
+    name: str
+    visible: bool
+    submit: str | None
+    submit_text: str
+    fields: list[Field]
+    novalidate: bool = False
+    in_dialog: bool = False
+    role: str = ""
+
+    @property
+    def signature(self) -> str:
+        """Same form on another page (e.g. a review form on every book page) has the same signature."""
+        return "|".join([self.name, *sorted(f.label for f in self.fields)])
+
+    def radio_groups(self) -> dict[str, list[Field]]:
+        groups: dict[str, list[Field]] = {}
+        for f in self.fields:
+            if f.kind == "radio":
+                groups.setdefault(f.name or f.sel, []).append(f)
+        return groups
+
+
+@dataclass
+class PageModel:
+    """What one look at a page found (see the module docstring)."""
+
+    url: str
+    title: str
+    forms: list[FormModel]
+    outside: list[Field]
+    list_sel: str | None
+    list_key: str | None
+    list_count: int
+    dialogs: list[dict]
+    counts: list[dict]
+    button_groups: list[dict]
+    headings: list[str]
+    links: list[dict]
+    images: int
+    texts: list[str]
+
+    def currencies(self) -> dict[str, list[str]]:
+        """Currency symbol -> the texts showing an amount in it."""
+        return currencies_in(self.texts)
+
+    def search_boxes(self) -> list[Field]:
+        return [f for f in self.outside if f.type == "search" or re.search(r"search|find|keyword", f.label, re.I)]
+
+    def filter_selects(self) -> list[Field]:
+        return [f for f in self.outside if f.tag == "select" and not re.search(r"\bsort|order by|per page", f.label, re.I)
+                and len([o for o in f.options if o.get("value") not in (None,)]) >= 2]
+
+    def filter_checkboxes(self) -> list[Field]:
+        return [f for f in self.outside if f.type == "checkbox"]
+
+
+def currencies_in(texts: list[str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for text in texts:
+        for match in CURRENCY.finditer(text):
+            token = re.sub(r"[\d\s,.\-]", "", match.group(0))
+            symbol = SYMBOLS.get(token)
+            if symbol:
+                found.setdefault(symbol, [])
+                if text not in found[symbol]:
+                    found[symbol].append(text[:120])
+    return found
+
+
+def _field(data: dict) -> Field:
+    known = {k: data.get(k) for k in Field.__dataclass_fields__ if k in data}
+    return Field(**{k: v for k, v in known.items() if v is not None or k in ("min", "max")})
+
+
+def read_model(page: Page) -> PageModel:
+    """Read the page model of ``page`` as it is now."""
+    page.evaluate(SELECTOR_JS)
+    raw: dict[str, Any] = page.evaluate(MODEL_JS)
+    forms = [
+        FormModel(sel=f["sel"], name=f["name"], visible=f["visible"], submit=f["submit"], submit_text=f["submit_text"],
+                  fields=[_field(x) for x in f["fields"]], novalidate=f["novalidate"], in_dialog=f["in_dialog"], role=f["role"])
+        for f in raw["forms"]
+    ]
+    lst = raw.get("list") or {}
+    return PageModel(
+        url=raw["url"], title=raw["title"], forms=forms, outside=[_field(x) for x in raw["outside"]],
+        list_sel=lst.get("sel"), list_key=lst.get("key"), list_count=lst.get("count", 0), dialogs=raw["dialogs"],
+        counts=raw["counts"], button_groups=raw["buttonGroups"], headings=raw["headings"], links=raw["links"],
+        images=raw["images"], texts=raw["texts"],
+    )
+
+
+LIST_ITEMS_JS = r"""([listSel, key]) => {
+  const vis = el => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const parent = listSel && document.querySelector(listSel);
+  if (!parent) return null;
+  const [tag, cls] = key.split('.');
+  return [...parent.children].filter(c => c.tagName === tag && (!cls || c.classList.contains(cls)) && vis(c))
+    .map(c => c.innerText.replace(/[ \t]+/g, ' ').trim()).filter(t => t.length > 0);
+}"""
+
+
+def list_items(page: Page, list_sel: str | None, list_key: str | None) -> list[str] | None:
+    """Texts of the visible items of a list found by :func:`read_model` (None when the list is gone)."""
+    if not list_sel or not list_key:
+        return None
+    return page.evaluate(LIST_ITEMS_JS, [list_sel, list_key])

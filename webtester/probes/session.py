@@ -1,0 +1,138 @@
+"""Shared state of a series of interactive probes on one page: where to start over, screenshots, the
+log of findings and coverage, deterministic tokens, and an action budget."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+from webtester.probes.findings import Finding, ProbeLog, ScreenshotTaker
+from webtester.probes.interactive import PageState, page_state
+
+ERROR_WORDS = re.compile(
+    r"\b(required|invalid|please|must|error|cannot|can't|not allowed|enter an?|is not|too (?:long|short)|at least|"
+    r"at most|conflict|already|exceeds?|only|not valid|choose|select an?|missing|no more than|between)\b",
+    re.IGNORECASE,
+)
+SUCCESS_WORDS = re.compile(
+    r"\b(success|successfully|saved|added|created|booked|thank|thanks|confirmed|posted|submitted|sent|updated|"
+    r"published|registered|applied|received|reported|deleted|removed)\b",
+    re.IGNORECASE,
+)
+VISIBLE_TEXT_JS = r"""([token, listOnly]) => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || ['SCRIPT', 'STYLE', 'OPTION', 'TEXTAREA'].includes(el.tagName) || !n.textContent.includes(token) || !vis(el)) continue;
+    if (!listOnly || el.closest('li, tr, article, [role=listitem], [role=row], [class*=card], [class*=item], [class*=entry]')) return true;
+  }
+  return false;
+}"""
+
+
+class BudgetExceeded(RuntimeError):
+    """The probes used up their action budget or time."""
+
+
+@dataclass
+class ProbeSession:
+    """One page, probed step by step (see the module docstring)."""
+
+    page: Page
+    start_url: str
+    shots: ScreenshotTaker
+    log: ProbeLog = field(default_factory=ProbeLog)
+    dialogs: list[str] = field(default_factory=list)
+    max_actions: int = 400
+    deadline: float | None = None
+    settle_ms: int = 120
+    actions: int = 0
+    _tokens: int = 0
+
+    @classmethod
+    def create(cls, page: Page, start_url: str, *, screenshot_dir: Path | None = None, relative_to: Path | None = None,
+               accept_dialogs: bool = True, **kwargs) -> "ProbeSession":
+        """A session on ``page``; ``accept_dialogs`` answers alert/confirm/prompt with OK (leave False when the
+        page's owner already does, e.g. an :class:`~webtester.browser.session.ItemPage`)."""
+        sess = cls(page, start_url, ScreenshotTaker(screenshot_dir, relative_to), **kwargs)
+
+        def on_dialog(dialog) -> None:
+            sess.dialogs.append(dialog.message)
+            if accept_dialogs:
+                try:
+                    dialog.accept()
+                except Exception:
+                    pass
+
+        page.on("dialog", on_dialog)
+        return sess
+
+    # -- budget and timing
+
+    def spend(self, n: int = 1) -> None:
+        """Count ``n`` actions; raises :class:`BudgetExceeded` when the budget or the time is used up."""
+        self.actions += n
+        if self.actions > self.max_actions:
+            raise BudgetExceeded(f"action budget of {self.max_actions} used up")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise BudgetExceeded("time limit reached")
+
+    def settle(self, extra_ms: int | None = None) -> None:
+        """Let the page react: load state, two animation frames, then a short pause."""
+        try:
+            self.page.wait_for_load_state("domcontentloaded", timeout=3000)
+        except Exception:
+            pass
+        try:
+            self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        except Exception:
+            pass
+        self.page.wait_for_timeout(self.settle_ms if extra_ms is None else extra_ms)
+
+    def goto(self, url: str | None = None) -> None:
+        """Open ``url`` (default: the start URL) afresh, even when only its #hash differs from the current one."""
+        self.spend()
+        target = url or self.start_url
+        if self.page.url.split("#")[0] == target.split("#")[0] and "#" in self.page.url + target:
+            self.page.goto("about:blank")
+        self.page.goto(target, wait_until="load")
+        self.settle()
+
+    def reload(self) -> None:
+        self.spend()
+        self.page.reload(wait_until="load")
+        self.settle()
+
+    def state(self) -> PageState:
+        return page_state(self.page, self)  # type: ignore[arg-type]
+
+    def token(self) -> str:
+        """A new deterministic marker for values the probes type (wt001, wt002, ...)."""
+        self._tokens += 1
+        return f"wt{self._tokens:03d}"
+
+    def shows(self, text: str, *, in_list: bool = False) -> bool:
+        """Whether ``text`` is visible on the page outside form fields (``in_list``: inside a list entry, a row or a card)."""
+        return bool(self.page.evaluate(VISIBLE_TEXT_JS, [text, in_list]))
+
+    # -- recording
+
+    def found(self, probe: str, element: str, message: str, *, shot_of: str | None = None, full: bool = False,
+              **details) -> Finding:
+        """Record a finding with a screenshot (of the element ``shot_of``, or of the viewport)."""
+        target = self.page.locator(shot_of) if shot_of and not full else None
+        finding = Finding(probe=probe, page_url=self.page.url, element=element, message=message,
+                          screenshot=self.shots.take(self.page, probe, target), details=details)
+        self.log.found(finding)
+        return finding
+
+    def ok(self, probe: str, element: str, note: str = "") -> None:
+        self.log.ok(probe, element, note)
+
+    def step(self, text: str) -> None:
+        self.log.step(text)

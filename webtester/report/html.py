@@ -1,0 +1,188 @@
+"""The HTML report of a run: one self-contained file (inline CSS, screenshots as data URIs, no external
+assets) with the scores against gold (when scored), a summary table, and per instance the instruction,
+the checklist grouped by dimension with verdicts, bug reports and failure screenshots, the probe findings
+and the gold items with their outcome."""
+
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from webtester.models import Dimension, Status
+from webtester.report.data import InstanceReport, RunReport
+
+TEMPLATE = "report.html.j2"
+SHOT_WIDTH = 800  # screenshots are scaled down to this width (JPEG) when Pillow is available
+
+
+def data_uri(path: Path, *, width: int = SHOT_WIDTH) -> str | None:
+    """``path`` as a data URI (scaled down to ``width`` as JPEG when Pillow is installed), or None if unreadable."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError:
+        return None
+    try:
+        from PIL import Image
+    except ImportError:
+        return "data:image/png;base64," + base64.b64encode(raw).decode()
+    try:
+        with Image.open(io.BytesIO(raw)) as img:
+            img = img.convert("RGB")
+            if img.width > width:
+                img = img.resize((width, max(1, round(img.height * width / img.width))))
+            out = io.BytesIO()
+            img.save(out, format="JPEG", quality=72, optimize=True)
+        return "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode()
+    except Exception:
+        return "data:image/png;base64," + base64.b64encode(raw).decode()
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _not_checked(verdict: Any) -> bool:
+    return verdict.status is Status.error and (verdict.evidence.notes or "").lstrip().lower().startswith("not checked")
+
+
+def _resolve(run_dir: Path, inst: InstanceReport, rel: str) -> Path:
+    path = Path(rel)
+    if path.is_absolute():
+        return path
+    for base in (run_dir, inst.folder):
+        if (base / path).exists():
+            return base / path
+    return run_dir / path
+
+
+def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str | None]) -> dict[str, Any]:
+    def image(rel: str) -> str | None:
+        path = _resolve(run.run_dir, inst, rel)
+        key = str(path)
+        if key not in cache:
+            cache[key] = data_uri(path)
+        return cache[key]
+
+    result = inst.result
+    counts = {"pass": 0, "fail": 0, "notchecked": 0, "error": 0}
+    matches: dict[str, list[Any]] = {}
+    gold_by_id = {g.id: g for g in inst.gold.checklist} if inst.gold else {}
+    if inst.score is not None:
+        for outcome in inst.score.items:
+            for pid in outcome.matched:
+                matches.setdefault(pid, []).append(outcome)
+    groups = []
+    if result is not None:
+        verdicts = {v.item_id: v for v in result.verdicts}
+        for dim in Dimension:
+            rows = []
+            for item in (i for i in result.checklist if i.dimension is dim):
+                v = verdicts.get(item.id)
+                if v is None:
+                    css, label = "error", "no verdict"
+                elif v.status is Status.failed:
+                    css, label = "fail", "fail"
+                elif v.status is Status.passed:
+                    css, label = "pass", "pass"
+                elif _not_checked(v):
+                    css, label = "notchecked", "not checked"
+                else:
+                    css, label = "error", "error"
+                counts[css if css in counts else "error"] += 1
+                match = ""
+                for outcome in matches.get(item.id, []):
+                    gold = gold_by_id.get(outcome.gold_id)
+                    text = f"#{outcome.gold_id}" + (f" “{gold.content}”" if gold else "")
+                    match += f"{text} (gold {'Pass' if outcome.gold_pass else 'Fail'}, {outcome.outcome}) "
+                if inst.score is not None and not match:
+                    match = "not matched to any gold item"
+                ev = v.evidence if v else None
+                rows.append({
+                    "id": item.id, "description": item.description, "action": item.action, "expected": item.expected,
+                    "css": css, "label": label, "match": match.strip(),
+                    "bug": v.bug_report if v and v.bug_report else None,
+                    "images": [u for u in (image(s) for s in (ev.screenshots if ev else [])[:3]) if u] if css == "fail" else [],
+                    "notes": ev.notes if ev else "",
+                    "errors": "\n".join((ev.console_errors + ev.page_errors)[:10]) if ev else "",
+                    "steps": ev.steps if ev else [],
+                })
+            if rows:
+                groups.append({"title": dim.title, "rows": rows})
+    findings = None
+    note = ""
+    if inst.exploration is not None:
+        ex = inst.exploration
+        findings = [{**f, "image": image(f["screenshot"]) if f.get("screenshot") else None} for f in ex.get("findings", [])]
+        note = (f"Exploration: {len(ex.get('pages', []))} page(s), {len(ex.get('forms', []))} form(s), "
+                f"{ex.get('actions', 0)} actions in {ex.get('seconds', 0):.0f} s")
+        if ex.get("stopped"):
+            note += f"; stopped early: {ex['stopped']}"
+    score = None
+    gold_rows = []
+    if inst.score is not None:
+        s = inst.score
+        score = {"coverage": _pct(s.coverage), "precision": _pct(s.precision), "recall": _pct(s.recall), "f1": _pct(s.f1),
+                 "tp": s.counts.tp, "fp": s.counts.fp, "fn": s.counts.fn, "tn": s.counts.tn}
+        for outcome in s.items:
+            gold = gold_by_id.get(outcome.gold_id)
+            gold_rows.append({"id": outcome.gold_id, "dimension": outcome.dimension.value, "content": gold.content if gold else "",
+                              "label": "Pass" if outcome.gold_pass else "Fail", "matched": ", ".join(outcome.matched) or "-",
+                              "outcome": outcome.outcome})
+    status = result.status if result else "missing"
+    if result is not None and result.status == "failed":
+        problem = f"The instance failed: {result.reason}"
+    else:
+        problem = inst.problem
+    seconds = inst.manifest.get("wall_seconds") or (result.cost.seconds if result else None)
+    return {
+        "index": inst.index, "anchor": re.sub(r"[^A-Za-z0-9_-]", "-", inst.index), "status": status, "problem": problem,
+        "instruction": inst.instruction, "groups": groups, "counts": counts,
+        "n_items": len(result.checklist) if result else 0, "findings": findings, "exploration_note": note,
+        "score": score, "gold_rows": gold_rows, "seconds": f"{seconds:.0f}" if seconds else "-",
+    }
+
+
+def _score_tables(summary: Any) -> dict[str, Any] | None:
+    if summary is None:
+        return None
+    from eval.reports import display_tables, judge_label, notes
+
+    names = {"overall": "Overall", "by_dimension": "Per dimension", "by_category": "Per category"}
+    tables = [{"title": names[key], "header": header, "rows": rows}
+              for key, (header, rows) in display_tables(summary, detail_ci=False).items()]
+    return {"judge": judge_label(summary), "tables": tables, "notes": notes(summary)[1:]}
+
+
+def render_html(run: RunReport, *, title: str | None = None, not_scored_reason: str | None = None) -> str:
+    """The HTML report of ``run`` as a string."""
+    from webtester.artifacts import run_label
+
+    manifest = run.manifest
+    tester = str(manifest.get("tester") or next((i.result.tester for i in run.instances if i.result), "") or "unknown")
+    replayed = bool(manifest.get("replayed"))
+    bench = manifest.get("bench") or {}
+    build = bench.get("build") or next((i.manifest.get("build") for i in run.instances if i.manifest.get("build")), None)
+    provenance = run_label(tester, replayed)
+    provenance = provenance if not provenance.startswith("Tester:") else ""
+    cache: dict[str, str | None] = {}
+    env = Environment(loader=FileSystemLoader(str(Path(__file__).parent)), autoescape=select_autoescape(["html", "j2"]))
+    return env.get_template(TEMPLATE).render(
+        title=title or f"webtester report: {run.run_dir.name}", tester_label=tester, mode=manifest.get("mode"), build=build,
+        run_dir=str(run.run_dir), written=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"), provenance=provenance,
+        scores=_score_tables(run.summary), not_scored_reason=not_scored_reason,
+        instances=[_instance_context(run, inst, cache) for inst in run.instances],
+    )
+
+
+def write_html(run: RunReport, path: Path, **kwargs: Any) -> Path:
+    """Write :func:`render_html` to ``path``."""
+    from webtester.artifacts import write_text
+
+    write_text(Path(path), render_html(run, **kwargs))
+    return Path(path)

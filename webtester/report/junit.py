@@ -1,0 +1,90 @@
+"""JUnit XML of a run's verdicts, for CI systems: one ``<testsuite>`` per instance, one ``<testcase>`` per
+item. ``fail`` -> ``<failure>`` with the bug report; an item that was not checked -> ``<skipped>`` with the
+reason; any other ``error`` -> ``<error>`` with the reason; an instance that could not run -> one
+``<testcase>`` with an ``<error>``."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from webtester.models import Status
+from webtester.report.data import InstanceReport, RunReport
+
+
+def _skipped(notes: str) -> bool:
+    return notes.lstrip().lower().startswith("not checked")
+
+
+def _suite(inst: InstanceReport, tester: str) -> ET.Element:
+    suite = ET.Element("testsuite", name=inst.index)
+    props = ET.SubElement(suite, "properties")
+    ET.SubElement(props, "property", name="tester", value=tester or (inst.result.tester if inst.result else ""))
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    seconds = 0.0
+    result = inst.result
+    if result is None or result.status == "failed":
+        reason = inst.problem or (result.reason if result else None) or "the instance did not run"
+        case = ET.SubElement(suite, "testcase", classname=inst.index, name="instance", time="0")
+        ET.SubElement(case, "error", message=reason[:500], type="instance-failed").text = reason
+        counts["tests"] += 1
+        counts["errors"] += 1
+    items = {i.id: i for i in (result.checklist if result else [])}
+    for verdict in result.verdicts if result else []:
+        item = items.get(verdict.item_id)
+        name = f"{verdict.item_id}: {item.description}" if item else verdict.item_id
+        dim = item.dimension.value if item else "unknown"
+        case = ET.SubElement(suite, "testcase", classname=f"{inst.index}.{dim}", name=name[:300],
+                             time=f"{verdict.cost.seconds:.3f}")
+        seconds += verdict.cost.seconds
+        counts["tests"] += 1
+        notes = verdict.evidence.notes or ""
+        if verdict.status is Status.failed and verdict.bug_report:
+            failure = ET.SubElement(case, "failure", message=verdict.bug_report.issue[:500], type="fail")
+            body = [f"Issue: {verdict.bug_report.issue}", f"Actual: {verdict.bug_report.actual}"]
+            if item and item.expected:
+                body.append(f"Expected: {item.expected}")
+            body += [f"Screenshot: {s}" for s in verdict.evidence.screenshots]
+            if notes:
+                body.append(notes)
+            failure.text = "\n".join(body)
+            counts["failures"] += 1
+        elif verdict.status is Status.error:
+            if _skipped(notes):
+                ET.SubElement(case, "skipped", message=notes[:500])
+                counts["skipped"] += 1
+            else:
+                ET.SubElement(case, "error", message=(notes or "item could not be executed")[:500], type="error").text = notes
+                counts["errors"] += 1
+        if verdict.evidence.steps:
+            ET.SubElement(case, "system-out").text = "\n".join(verdict.evidence.steps)
+    suite.set("tests", str(counts["tests"]))
+    suite.set("failures", str(counts["failures"]))
+    suite.set("errors", str(counts["errors"]))
+    suite.set("skipped", str(counts["skipped"]))
+    suite.set("time", f"{seconds:.3f}")
+    return suite
+
+
+def junit_xml(report: RunReport) -> str:
+    """The JUnit XML document for a run."""
+    tester = str(report.manifest.get("tester") or "")
+    root = ET.Element("testsuites", name=f"webtester {report.run_dir.name}")
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for inst in report.instances:
+        suite = _suite(inst, tester)
+        root.append(suite)
+        for key in totals:
+            totals[key] += int(suite.get(key, "0"))
+    for key, value in totals.items():
+        root.set(key, str(value))
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def write_junit(report: RunReport, path: Path) -> Path:
+    """Write :func:`junit_xml` to ``path``."""
+    from webtester.artifacts import write_text
+
+    write_text(Path(path), junit_xml(report))
+    return Path(path)
