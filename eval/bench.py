@@ -184,8 +184,8 @@ def run_bench(
     queue = list(todo)
     running: list[_Running] = []
     cfg_json = cfg.model_dump_json()
-    kind = (cfg.model or "").partition(":")[0]
-    tester_label = kind if kind in ("scripted", "replay") else (cfg.tester or "llm") + (f":{cfg.model}" if cfg.model else "")
+    model_kind = (cfg.model or "").partition(":")[0]
+    tester_label = model_kind if model_kind in ("scripted", "replay") else (cfg.tester or "llm") + (f":{cfg.model}" if cfg.model else "")
     try:
         while queue or running:
             while queue and len(running) < cfg.workers:

@@ -32,6 +32,7 @@ import hashlib
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +58,7 @@ class MatchingSet:
     reference: dict[Key, int | None] = field(default_factory=dict)  # adjudicated labels (reference.jsonl)
     sources: list[str] = field(default_factory=list)
     source_of: dict[Key, str] = field(default_factory=dict)  # key -> folder it comes from
+    files: dict[str, str] = field(default_factory=dict)  # file read (relative to the root) -> sha256
 
     def consensus(self) -> dict[Key, int | None]:
         """The label of every usable item: the adjudicated reference label where one exists,
@@ -100,10 +102,29 @@ def _read_jsonl(path: Path) -> list[dict]:
     return rows
 
 
-def load_matching_set(root: Path = MATCHING_ROOT) -> MatchingSet:
-    """Every ``predicted.jsonl`` under ``root`` with the annotations beside it."""
+def _file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def load_matching_set(root: Path = MATCHING_ROOT, *, only: Iterable[str] | None = None) -> MatchingSet:
+    """Every ``predicted.jsonl`` under ``root`` with the annotations (and ``reference.jsonl``) beside it.
+
+    ``only`` (paths relative to ``root``) restricts the files read, e.g. to those a stored
+    calibration was made from; ``MatchingSet.files`` records each file read with its sha256.
+    """
+    keep = set(only) if only is not None else None
     ms = MatchingSet()
+
+    def wanted(path: Path) -> bool:
+        rel = str(path.relative_to(root))
+        if keep is not None and rel not in keep:
+            return False
+        ms.files[rel] = _file_hash(path)
+        return True
+
     for pred_file in sorted(root.rglob("predicted.jsonl")):
+        if not wanted(pred_file):
+            continue
         folder = pred_file.parent
         ms.sources.append(str(folder.relative_to(root.parent)))
         for n, row in enumerate(_read_jsonl(pred_file), 1):
@@ -118,10 +139,12 @@ def load_matching_set(root: Path = MATCHING_ROOT) -> MatchingSet:
             ms.items[key] = item
             ms.source_of[key] = ms.sources[-1]
         ref_file = folder / "reference.jsonl"
-        if ref_file.exists():
+        if ref_file.exists() and wanted(ref_file):
             for n, row in enumerate(_read_jsonl(ref_file), 1):
                 ms.reference[(row["index"], row["system"], row["item_id"])] = _gold_id(row, ref_file, n)
         for ann_file in sorted((folder / "annotations").glob("*.jsonl")):
+            if not wanted(ann_file):
+                continue
             annotator = f"{folder.relative_to(root)}/{ann_file.stem}".lstrip("./")
             for n, row in enumerate(_read_jsonl(ann_file), 1):
                 key = (row["index"], row["system"], row["item_id"])
@@ -204,11 +227,18 @@ def coverage_gap(keys: list[Key], pred: list[int | None], labels: list[int | Non
     return float(np.mean(gaps)) if gaps else 0.0
 
 
-def calibrate(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, *, cache_path=None) -> dict:
-    """Run the calibration procedure; returns the record stored in ``eval/calibration/embedding.json``."""
+def calibrate(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, *, only: Iterable[str] | None = None,
+              exclude: Iterable[str] = (), cache_path=None) -> dict:
+    """Run the calibration procedure; returns the record stored in ``eval/calibration/embedding.json``.
+
+    ``only`` / ``exclude``: files (relative to ``root``) to restrict the data to / to leave out.
+    """
     from eval.judges.embedding import MODEL_NAME, TEXT_MODES, EmbeddingJudge, model_id
 
-    ms = load_matching_set(root)
+    if only is None and exclude:
+        everything = load_matching_set(root).files
+        only = [f for f in everything if f not in set(exclude)]
+    ms = load_matching_set(root, only=only)
     labels = ms.consensus()
     if not labels:
         raise ValueError(f"no labelled predicted items under {root}")
@@ -258,6 +288,7 @@ def calibrate(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, *, ca
         "threshold": threshold,
         "rule": "argmax over gold items of cosine similarity + dimension bonus; unmatched below the threshold",
         "source": ", ".join(ms.sources),
+        "files": ms.files,
         "annotators": sorted({a for by in ms.labels.values() for a in by}),
         "labelled_items": len(set(ms.labels) | set(ms.reference)),
         "reference_items": len(ms.reference),
@@ -272,9 +303,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET, help="WebTestBench JSONL holding the gold items")
     parser.add_argument("--root", type=Path, default=MATCHING_ROOT, help="folder of labelled matching data")
+    parser.add_argument("--exclude", action="append", default=[], metavar="FILE",
+                        help="leave out a data file (path relative to --root), e.g. one not yet final")
     parser.add_argument("--write", action="store_true", help="store the result in eval/calibration/embedding.json")
     args = parser.parse_args(argv)
-    record = calibrate(args.dataset, args.root)
+    record = calibrate(args.dataset, args.root, exclude=args.exclude)
     text = json.dumps(record, indent=2)
     print(text)
     if args.write:

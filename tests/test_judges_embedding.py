@@ -72,9 +72,13 @@ def test_get_judge_embedding_with_explicit_threshold(tmp_path):
 
 def test_stored_calibration_is_reproducible_from_the_labelled_data():
     stored = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
-    fresh = calibrate.calibrate()
-    assert (fresh["threshold"], fresh["text_mode"]) == (stored["threshold"], stored["text_mode"])
-    assert fresh["held_out"] == stored["held_out"]
+    now = calibrate.load_matching_set().files
+    changed = sorted(f for f, digest in stored["files"].items() if now.get(f) != digest)
+    assert not changed, f"labelled data changed since the calibration ({changed}): run python -m eval.calibrate --write"
+    fresh = calibrate.calibrate(only=list(stored["files"]))  # files added later do not change the stored result
+    assert fresh["files"] == stored["files"]
+    for key in ("threshold", "text_mode", "dimension_bonus", "variants", "calibration", "held_out"):
+        assert fresh[key] == stored[key], key
     assert fresh["held_out"]["items"] > 0 and 0.0 <= fresh["held_out"]["agreement"] <= 1.0
 
 
