@@ -57,7 +57,12 @@ def _printed(obs) -> set[str]:
 
 
 def addressable(page, raw: str, url: str, title: str) -> dict:
-    """How many of MCP's interactive elements our view makes reachable, and how."""
+    """How many of MCP's interactive elements our view makes reachable, and how.
+
+    Reachable: the reference is printed; or listed by the expansion a fold line names; or the element
+    sits inside a printed control (a pointer-cursor span in a link); or it is a pointer-cursor label
+    around exactly one printed control (clicking the control does what clicking the label does).
+    """
     obs = build_observation(raw, url, title)
     printed = _printed(obs)
     expandable: set[str] = set()
@@ -77,7 +82,13 @@ def addressable(page, raw: str, url: str, title: str) -> dict:
         for child in node.children:
             visit(child, inside or is_control)
 
-    visit(parse_aria_snapshot(raw), False)
+    tree = parse_aria_snapshot(raw)
+    visit(tree, False)
+    for node in tree.walk():  # a pointer-cursor <label> around one printed control is reached through it
+        if node.ref and node.pointer and node.role not in INTERACTIVE_ROLES:
+            inner = [n.ref for n in node.walk() if n is not node and n.ref and n.role in INTERACTIVE_ROLES]
+            if len(inner) == 1 and inner[0] in reachable_controls:
+                covered.add(node.ref)
     wanted = mcp_interactive(raw)
     reach = [r for r in wanted if r in reachable_controls or r in covered]
     resolvable = sum(1 for r in wanted if page.locator(f"aria-ref={r}").count() == 1)
@@ -92,7 +103,8 @@ def measure_page(page) -> dict:
     url, title = page.url, page.title()
     obs = build_observation(raw, url, title)
     theirs = mcp_format(url, title, raw)
-    row = {"url": url, "ours": len(obs.text), "mcp": len(theirs), "ratio": len(obs.text) / len(theirs), "folded": obs.folded}
+    row = {"url": url, "title": title, "ours": len(obs.text), "mcp": len(theirs), "ratio": len(obs.text) / len(theirs),
+           "folded": obs.folded, "raw": raw}
     row.update(addressable(page, raw, url, title))
     return row
 
@@ -253,7 +265,7 @@ def main() -> int:
             f"vs {r['mcp_answer_chars_mean']:.0f} for MCP's snapshot after each action "
             f"({r['answer_chars_mean'] / r['mcp_answer_chars_mean']:.3f}x)"
         )
-    if args.json:
+    if args.json:  # with each page's aria snapshot, so that the rendering can be studied offline
         args.json.write_text(json.dumps({"pages": rows, "summary": summary, "round_trips": rt}, indent=2))
     return 0
 

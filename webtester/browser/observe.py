@@ -406,6 +406,12 @@ class _Renderer:
         return out
 
     def _label(self, node: AriaNode) -> str:
+        """What a folded item is called: its heading, else its first text or name."""
+        for n in node.walk():
+            if n.role == "heading":
+                title = _heading_text(n)
+                if title:
+                    return title[:40]
         for n in node.walk():
             if n.role == "text" and _clean(n.text or ""):
                 return _clean(n.text or "")[:40]

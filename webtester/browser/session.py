@@ -23,6 +23,16 @@ ACTION_TIMEOUT_MS = 5_000
 NAVIGATION_TIMEOUT_MS = 30_000
 
 
+_SETTLE_JS = """([quiet, limit]) => new Promise((resolve) => {
+  let timer;
+  const done = () => { observer.disconnect(); clearTimeout(timer); resolve(); };
+  const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quiet); });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  requestAnimationFrame(() => requestAnimationFrame(() => { timer = setTimeout(done, quiet); }));
+  setTimeout(done, limit);
+})"""
+
+
 def _safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:80] or "item"
 
@@ -139,16 +149,16 @@ class ItemPage:
 
     # -- helpers used by the tools
 
-    def settle(self, timeout_ms: float = 1_500) -> None:
-        """Wait briefly for the page to finish reacting (load event, then two animation frames)."""
+    def settle(self, timeout_ms: float = 1_500, quiet_ms: int = 60) -> None:
+        """Wait for the page to finish reacting: its load event, then until the DOM has not changed
+        for ``quiet_ms`` (single-page apps render after the event that triggered them), at most
+        ``timeout_ms`` in all."""
         try:
             self.page.wait_for_load_state("load", timeout=timeout_ms)
         except Exception:
             pass
         try:
-            self.page.evaluate(
-                "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30))))"
-            )
+            self.page.evaluate(_SETTLE_JS, [quiet_ms, int(timeout_ms)])
         except Exception:
             pass
 
