@@ -1,0 +1,168 @@
+"""Training and cross-validation of the trained matching judge (and of the naive baseline's threshold).
+
+Everything is grouped by instance: a fold holds out whole instances, never
+part of one instance's items. Hyper-parameters (regularisation ``C`` and the
+match threshold) are chosen inside the training instances of each fold by an
+inner grouped cross-validation, so held-out figures are not tuned on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from eval.judge_dev import Checklist, Label
+from eval.judge_features import FEATURES
+from eval.judges.trained import PairModel, assign
+
+C_GRID = (0.03, 0.1, 0.3, 1.0)
+INNER_FOLDS = 5
+
+
+@dataclass
+class FoldResult:
+    """Out-of-fold matches for every checklist, and what each fold chose."""
+
+    matches: list[list[Label]]
+    choices: list[dict]
+
+
+def instance_folds(indices: Sequence[str], n_folds: int | None = None) -> list[list[str]]:
+    """Instances split into folds (deterministic: sorted, dealt round-robin); None = one instance per fold."""
+    uniq = sorted(set(indices))
+    k = len(uniq) if n_folds is None else min(n_folds, len(uniq))
+    return [uniq[i::k] for i in range(k)]
+
+
+def targets(cl: Checklist, source: str) -> np.ndarray:
+    """0/1 matrix (predicted x gold): 1 where the label of ``source`` maps the item to the gold item."""
+    ids = [g.id for g in cl.instance.checklist]
+    y = np.zeros((len(cl.items), len(ids)))
+    for i, lab in enumerate(cl.labels[source]):
+        if lab is not None:
+            y[i, ids.index(lab)] = 1.0
+    return y
+
+
+def fit_pair_model(tensors: Sequence[np.ndarray], ys: Sequence[np.ndarray], c: float) -> PairModel:
+    """Standardised L2 logistic regression on all pairs of the given checklists."""
+    from sklearn.linear_model import LogisticRegression
+
+    x = np.concatenate([t.reshape(-1, t.shape[-1]) for t in tensors])
+    y = np.concatenate([v.reshape(-1) for v in ys])
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale = np.where(scale > 1e-9, scale, 1.0)
+    clf = LogisticRegression(C=c, max_iter=5000)
+    clf.fit((x - mean) / scale, y)
+    return PairModel(FEATURES, mean, scale, clf.coef_[0].astype(np.float64), float(clf.intercept_[0]))
+
+
+def best_threshold(scores: Sequence[np.ndarray], checklists: Sequence[Checklist], source: str) -> tuple[float, float]:
+    """(threshold, agreement): the cut on row-maximum scores that maximises item agreement.
+
+    Candidates are midpoints between sorted row maxima; among equally good ones
+    the middle of the best run is taken.
+    """
+    tops, best_ok, labels = [], [], []
+    for s, cl in zip(scores, checklists):
+        ids = [g.id for g in cl.instance.checklist]
+        for row, lab in zip(s, cl.labels[source]):
+            tops.append(float(row.max()) if row.size else -np.inf)
+            best_ok.append(bool(row.size) and lab is not None and ids[int(row.argmax())] == lab)
+            labels.append(lab)
+    tops_a = np.array(tops)
+    order = np.argsort(tops_a)
+    t_sorted = tops_a[order]
+    # items at or above a cut are matched to their argmax; below it, unmatched
+    ok_matched = np.array(best_ok)[order]
+    ok_none = np.array([lab is None for lab in labels])[order]
+    # agreement when the cut sits just below sorted position k: none-correct below k + match-correct from k
+    none_below = np.concatenate([[0], np.cumsum(ok_none)])
+    match_above = np.concatenate([np.cumsum(ok_matched[::-1])[::-1], [0]])
+    agree = (none_below + match_above) / max(len(labels), 1)
+    cuts = np.concatenate([[t_sorted[0] - 1e-6], (t_sorted[:-1] + t_sorted[1:]) / 2, [t_sorted[-1] + 1e-6]])
+    best = agree.max()
+    run = np.flatnonzero(agree >= best - 1e-12)
+    k = run[len(run) // 2]
+    return float(cuts[k]), float(best)
+
+
+def _oof_scores(tensors, ys, idx_of, folds, c) -> list[np.ndarray]:
+    out: list[np.ndarray | None] = [None] * len(tensors)
+    for fold in folds:
+        train = [i for i, ix in enumerate(idx_of) if ix not in fold]
+        model = fit_pair_model([tensors[i] for i in train], [ys[i] for i in train], c)
+        for i, ix in enumerate(idx_of):
+            if ix in fold:
+                out[i] = model.probability(tensors[i])
+    return out  # type: ignore[return-value]
+
+
+def select_and_fit(
+    checklists: Sequence[Checklist],
+    tensors: Sequence[np.ndarray],
+    source: str = "reference",
+    *,
+    c_grid: Sequence[float] = C_GRID,
+    inner_folds: int = INNER_FOLDS,
+) -> tuple[PairModel, float, dict]:
+    """Choose C and the threshold by grouped inner CV on these checklists, then fit on all of them."""
+    ys = [targets(cl, source) for cl in checklists]
+    idx_of = [cl.index for cl in checklists]
+    folds = instance_folds(idx_of, inner_folds)
+    trials = {}
+    for c in c_grid:
+        oof = _oof_scores(tensors, ys, idx_of, folds, c)
+        trials[c] = best_threshold(oof, checklists, source)
+    c_best = max(c_grid, key=lambda c: (round(trials[c][1], 6), -c))
+    model = fit_pair_model(tensors, ys, c_best)
+    threshold = trials[c_best][0]
+    return model, threshold, {"C": c_best, "threshold": threshold, "inner_agreement": trials[c_best][1],
+                              "inner_trials": {str(c): round(v[1], 4) for c, v in trials.items()}}
+
+
+def cross_validate_trained(
+    checklists: Sequence[Checklist],
+    tensors: Sequence[np.ndarray],
+    source: str = "reference",
+    *,
+    outer_folds: int | None = None,
+    progress: Callable[[str], None] | None = None,
+    **kwargs,
+) -> FoldResult:
+    """Out-of-fold matches of the trained judge: for each held-out group of instances, select and fit on the rest."""
+    matches: list[list[Label] | None] = [None] * len(checklists)
+    choices = []
+    for fold in instance_folds([cl.index for cl in checklists], outer_folds):
+        train = [i for i, cl in enumerate(checklists) if cl.index not in fold]
+        model, threshold, info = select_and_fit([checklists[i] for i in train], [tensors[i] for i in train], source, **kwargs)
+        for i, cl in enumerate(checklists):
+            if cl.index in fold:
+                matches[i] = assign(model.probability(tensors[i]), [g.id for g in cl.instance.checklist], threshold)
+        choices.append({"held_out": fold, **info})
+        if progress:
+            progress(f"fold {len(choices)}: held out {', '.join(fold)} (C={info['C']}, t={threshold:.3f})")
+    return FoldResult(matches, choices)  # type: ignore[arg-type]
+
+
+def cross_validate_threshold(
+    checklists: Sequence[Checklist],
+    sims: Sequence[np.ndarray],
+    source: str = "reference",
+    *,
+    outer_folds: int | None = None,
+) -> FoldResult:
+    """The naive judge (argmax similarity above a threshold) with the threshold chosen on the training instances."""
+    matches: list[list[Label] | None] = [None] * len(checklists)
+    choices = []
+    for fold in instance_folds([cl.index for cl in checklists], outer_folds):
+        train = [i for i, cl in enumerate(checklists) if cl.index not in fold]
+        t, agr = best_threshold([sims[i] for i in train], [checklists[i] for i in train], source)
+        for i, cl in enumerate(checklists):
+            if cl.index in fold:
+                matches[i] = assign(sims[i], [g.id for g in cl.instance.checklist], t)
+        choices.append({"held_out": fold, "threshold": t, "train_agreement": agr})
+    return FoldResult(matches, choices)  # type: ignore[arg-type]

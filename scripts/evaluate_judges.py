@@ -1,0 +1,208 @@
+"""Measure the matching judges against the annotated development set.
+
+    .venv/bin/python scripts/evaluate_judges.py                 # naive and trained judges, cross-validated
+    .venv/bin/python scripts/evaluate_judges.py --timing        # ... and time the shipped judge on 100 instances
+    .venv/bin/python scripts/evaluate_judges.py --llm           # ... and the LLM judge (needs a configured endpoint)
+    .venv/bin/python scripts/evaluate_judges.py --json out.json # all figures as JSON
+
+For each judge it prints item-level agreement with the reference labels
+(``eval/matching/reference.jsonl``) and Cohen's kappa (labels: gold id or none),
+with and without the guide's 26 worked examples, and the Kendall / Spearman /
+Pearson correlation, over the 48 checklists (16 instances x 3 generator styles),
+of coverage, precision, recall and F1 computed by ``eval.metrics.score_instance``
+from the judge's matches and from the reference matches.
+
+Judges and how their figures are obtained:
+
+* ``naive (tuned on all)``: argmax cosine (all-MiniLM-L6-v2, description+expected)
+  with the threshold that maximises agreement on the whole set: optimistic.
+* ``naive (CV)``: the same rule, threshold chosen on the training instances of
+  each leave-one-instance-out fold.
+* ``naive (shipped)``: the threshold stored by ``eval/calibrate.py`` (seed set).
+* ``trained (CV)``: the trained judge, C and threshold chosen by inner grouped CV
+  and the model fitted on the training instances of each leave-one-instance-out fold.
+* ``trained (shipped, in-sample)``: the stored artifact, fitted on all of this set.
+* ``llm``: the LLM judge as configured (``--llm``); nothing is tuned.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from eval.judge_dev import (  # noqa: E402
+    DEFAULT_DATASET, GUIDE_EXAMPLES, INSTANCE_FIGURES, MATCHING_ROOT, Checklist, judge_figures, load_dev_set,
+)
+from eval.judge_training import best_threshold, cross_validate_threshold, cross_validate_trained  # noqa: E402
+from eval.judges.trained import MODEL_FILE, PackagedEncoder, PairFeaturizer, TrainedJudge, assign  # noqa: E402
+
+SOURCES = ("reference", "annotator_a", "annotator_b")
+
+
+def _ids(cl: Checklist) -> list[int]:
+    return [g.id for g in cl.instance.checklist]
+
+
+def naive_similarities(checklists: list[Checklist], cache_path) -> tuple[list, dict]:
+    """Similarity matrices of the shipped naive embedding judge, and its calibration."""
+    from eval.judges.embedding import EmbeddingJudge, read_calibration
+
+    calib = read_calibration()
+    judge = EmbeddingJudge(threshold=calib["threshold"], text_mode=calib["text_mode"], cache_path=cache_path)
+    return judge.similarity_matrices([(cl.instance, cl.items) for cl in checklists]), calib
+
+
+def evaluate(dataset: Path, root: Path, *, with_llm: bool = False, cache_path="default", progress=print) -> dict:
+    """All judges' figures against every label source (see the module docstring)."""
+    checklists = load_dev_set(root, dataset)
+    progress(f"{len(checklists)} checklists, {sum(len(c.items) for c in checklists)} items, "
+             f"{len({c.index for c in checklists})} instances")
+    runs: dict[str, dict] = {}
+
+    t0 = time.perf_counter()
+    sims, calib = naive_similarities(checklists, cache_path)
+    t_all, _ = best_threshold(sims, checklists, "reference")
+    runs["naive (tuned on all)"] = {"matches": [assign(s, _ids(c), t_all) for s, c in zip(sims, checklists)],
+                                    "how": f"threshold {t_all:.3f} maximising agreement on all 730 items (optimistic)"}
+    cv = cross_validate_threshold(checklists, sims)
+    ts = [c["threshold"] for c in cv.choices]
+    runs["naive (CV)"] = {"matches": cv.matches,
+                          "how": f"leave-one-instance-out; threshold chosen per fold ({min(ts):.3f}..{max(ts):.3f})"}
+    runs["naive (shipped)"] = {"matches": [assign(s, _ids(c), calib["threshold"]) for s, c in zip(sims, checklists)],
+                               "how": f"stored calibration (threshold {calib['threshold']:.3f}, {calib.get('source')})"}
+    progress(f"naive judge: {time.perf_counter() - t0:.1f} s")
+
+    t0 = time.perf_counter()
+    tensors = PairFeaturizer(PackagedEncoder(cache_path)).features([(c.instance, c.items) for c in checklists])
+    cv = cross_validate_trained(checklists, tensors, progress=progress)
+    ts = [c["threshold"] for c in cv.choices]
+    runs["trained (CV)"] = {"matches": cv.matches, "folds": cv.choices,
+                            "how": f"leave-one-instance-out; C and threshold by inner 5-fold grouped CV per fold "
+                                   f"(t {min(ts):.3f}..{max(ts):.3f})"}
+    if MODEL_FILE.exists():
+        judge = TrainedJudge(cache_path=cache_path)
+        runs["trained (shipped, in-sample)"] = {
+            "matches": [assign(judge.model.probability(x), _ids(c), judge.threshold) for x, c in zip(tensors, checklists)],
+            "how": "stored artifact, fitted on all of this set (optimistic)"}
+    progress(f"trained judge: {time.perf_counter() - t0:.1f} s")
+
+    if with_llm:
+        from eval.judges import get_judge
+        from webtester.settings import load_settings
+
+        judge = get_judge("llm", load_settings(None))
+        runs["llm"] = {"matches": judge.match_many([(c.instance, c.items) for c in checklists]),
+                       "how": f"{judge.info.label()}, untuned"}
+
+    out = {}
+    for name, run in runs.items():
+        figs = {src: judge_figures(checklists, run["matches"], src) for src in SOURCES}
+        figs["reference_without_guide_examples"] = judge_figures(checklists, run["matches"], "reference",
+                                                                 exclude=GUIDE_EXAMPLES)
+        out[name] = {"how": run["how"], "figures": figs, **({"folds": run["folds"]} if "folds" in run else {})}
+    return out
+
+
+def annotator_agreement(dataset: Path, root: Path) -> dict:
+    """Agreement between the two annotation passes, with and without the guide's worked examples."""
+    checklists = load_dev_set(root, dataset)
+    a = [c.labels["annotator_a"] for c in checklists]
+    return {
+        "all": judge_figures(checklists, a, "annotator_b"),
+        "without_guide_examples": judge_figures(checklists, a, "annotator_b", exclude=GUIDE_EXAMPLES),
+    }
+
+
+def timing(n: int = 100, dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT) -> dict:
+    """Seconds the shipped trained judge takes to match ``n`` instances from a cold embedding cache.
+
+    Predicted checklists: the development set's 48 checklists dealt round-robin
+    over the first ``n`` WebTestBench instances (realistic text lengths and
+    counts; the labels do not matter here). The encoder load is included.
+    """
+    import os
+    import tempfile
+
+    from webtester.datasets import load_dataset
+
+    instances = load_dataset(dataset)[:n]
+    checklists = load_dev_set(root, dataset)
+    pairs = [(inst, checklists[i % len(checklists)].items) for i, inst in enumerate(instances)]
+    with tempfile.TemporaryDirectory() as tmp:
+        wall, cpu = time.perf_counter(), time.process_time()
+        judge = TrainedJudge(cache_path=Path(tmp) / "cache.sqlite")
+        judge.match_many(pairs)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    load = os.getloadavg()[0]
+    return {"instances": len(pairs), "predicted_items": sum(len(p) for _, p in pairs),
+            "gold_items": sum(len(i.checklist) for i, _ in pairs), "wall_seconds": round(wall, 2),
+            "cpu_seconds": round(cpu, 2), "load_average_1min": round(load, 2)}
+
+
+def print_report(results: dict, annotators: dict, timed: dict | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    t = Table(title="Item level (labels: gold id or none)")
+    for col in ("judge", "agreement", "kappa", "agr. w/o guide ex.", "agr. annot. A", "agr. annot. B", "matched", "ref. matched"):
+        t.add_column(col, justify="left" if col == "judge" else "right")
+    ia = annotators["all"]
+    t.add_row("annotator A vs B", f"{ia['agreement']:.3f}", f"{ia['kappa']:.3f}",
+              f"{annotators['without_guide_examples']['agreement']:.3f}", "", "", "", "")
+    for name, r in results.items():
+        f = r["figures"]
+        ref = f["reference"]
+        t.add_row(name, f"{ref['agreement']:.3f}", f"{ref['kappa']:.3f}",
+                  f"{f['reference_without_guide_examples']['agreement']:.3f}",
+                  f"{f['annotator_a']['agreement']:.3f}", f"{f['annotator_b']['agreement']:.3f}",
+                  f"{ref['matched_share']:.3f}", f"{ref['reference_matched_share']:.3f}")
+    console.print(t)
+    t = Table(title="Checklist level (48 = 16 instances x 3 styles): correlation with the reference, Kendall / Spearman / Pearson")
+    t.add_column("judge")
+    for k in INSTANCE_FIGURES:
+        t.add_column(k, justify="right")
+    t.add_column("mean coverage (ref.)", justify="right")
+    t.add_column("mean F1 (ref.)", justify="right")
+    for name, r in results.items():
+        ref = r["figures"]["reference"]
+        c = ref["correlation"]
+        t.add_row(name, *[f"{c[k]['kendall']:.2f} / {c[k]['spearman']:.2f} / {c[k]['pearson']:.2f}" for k in INSTANCE_FIGURES],
+                  f"{ref['mean']['coverage']:.3f} ({ref['reference_mean']['coverage']:.3f})",
+                  f"{ref['mean']['f1']:.3f} ({ref['reference_mean']['f1']:.3f})")
+    console.print(t)
+    for name, r in results.items():
+        console.print(f"[bold]{name}[/bold]: {r['how']}", highlight=False)
+    if timed:
+        console.print(f"timing: {timed['instances']} instances, {timed['predicted_items']} predicted / {timed['gold_items']} gold "
+                      f"items: {timed['wall_seconds']} s wall, {timed['cpu_seconds']} s CPU (load average {timed['load_average_1min']})",
+                      highlight=False)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
+    parser.add_argument("--root", type=Path, default=MATCHING_ROOT)
+    parser.add_argument("--llm", action="store_true", help="also the LLM judge (OPENAI_API_KEY / OPENAI_BASE_URL / model settings)")
+    parser.add_argument("--timing", action="store_true", help="time the shipped trained judge on 100 instances (cold cache)")
+    parser.add_argument("--json", type=Path, help="write every figure to this JSON file")
+    args = parser.parse_args(argv)
+    results = evaluate(args.dataset, args.root, with_llm=args.llm, progress=lambda m: print(m, file=sys.stderr))
+    annotators = annotator_agreement(args.dataset, args.root)
+    timed = timing(dataset=args.dataset, root=args.root) if args.timing else None
+    print_report(results, annotators, timed)
+    if args.json:
+        for r in results.values():
+            r.pop("matches", None)
+        args.json.write_text(json.dumps({"judges": results, "annotators": annotators, "timing": timed}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""Train the offline matching judge on the labelled development set and store it as JSON.
+
+    .venv/bin/python scripts/train_judge.py            # select, fit and print (nothing written)
+    .venv/bin/python scripts/train_judge.py --write    # ... and store eval/models/trained_judge.json
+
+Procedure (deterministic): pair features of every predicted item against every
+gold item of its instance (``eval.judge_features``); the regularisation C and
+the match threshold are chosen by grouped (by instance) cross-validation over
+the development instances; the logistic model is then fitted on all of them.
+The artifact records the data it was fitted on (file hashes, instances), the
+choices, and its in-sample agreement per instance (used by the tests to check
+that code and artifact still agree). Cross-validated figures come from
+``scripts/evaluate_judges.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from eval.judge_dev import DEFAULT_DATASET, MATCHING_ROOT, judge_figures, load_dev_set  # noqa: E402
+from eval.judge_training import C_GRID, INNER_FOLDS, select_and_fit  # noqa: E402
+from eval.judges.embedding import model_id  # noqa: E402
+from eval.judges.trained import FORMAT, MODEL_FILE, PackagedEncoder, PairFeaturizer, assign  # noqa: E402
+
+VERSION = 1
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: str = "reference",
+          cache_path: Path | None | str = "default") -> dict:
+    """Fit the judge on the development set; returns the artifact as a dict."""
+    checklists = load_dev_set(root, dataset)
+    tensors = PairFeaturizer(PackagedEncoder(cache_path)).features([(cl.instance, cl.items) for cl in checklists])
+    model, threshold, info = select_and_fit(checklists, tensors, source)
+    matches = [assign(model.probability(x), [g.id for g in cl.instance.checklist], threshold)
+               for cl, x in zip(checklists, tensors)]
+    per_instance = {}
+    for index in sorted({cl.index for cl in checklists}):
+        part = [i for i, cl in enumerate(checklists) if cl.index == index]
+        fig = judge_figures([checklists[i] for i in part], [matches[i] for i in part], source)
+        per_instance[index] = {"items": fig["items"], "agreement": round(fig["agreement"], 6)}
+    overall = judge_figures(checklists, matches, source)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "judge": "trained pair classifier (logistic regression) over embedding and lexical features",
+        "encoder": model_id(),
+        "rule": "per predicted item: the gold item of highest match probability if it reaches the threshold, else none",
+        "threshold": threshold,
+        "model": model.to_json(),
+        "selection": {"C_grid": list(C_GRID), "inner_folds": INNER_FOLDS, "grouped_by": "instance", **info},
+        "training_data": {
+            "predicted": f"eval/matching/predicted.jsonl sha256:{_sha256(root / 'predicted.jsonl')}",
+            "labels": f"eval/matching/reference.jsonl sha256:{_sha256(root / 'reference.jsonl')}",
+            "label_source": source,
+            "instances": sorted({cl.index for cl in checklists}),
+            "checklists": len(checklists),
+            "items": sum(len(cl.items) for cl in checklists),
+        },
+        "in_sample": {"agreement": round(overall["agreement"], 6), "kappa": round(overall["kappa"], 6),
+                      "per_instance": per_instance,
+                      "note": "fitted and measured on the same data: optimistic; see eval/matching/README.md for cross-validated figures"},
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET, help="WebTestBench JSONL with the gold items")
+    parser.add_argument("--root", type=Path, default=MATCHING_ROOT, help="labelled matching set folder")
+    parser.add_argument("--write", action="store_true", help=f"store the artifact in {MODEL_FILE.relative_to(ROOT)}")
+    parser.add_argument("--out", type=Path, default=MODEL_FILE, help="where --write stores the artifact")
+    args = parser.parse_args(argv)
+    artifact = train(args.dataset, args.root)
+    text = json.dumps(artifact, indent=1)
+    summary = {k: artifact[k] for k in ("threshold", "selection", "in_sample")}
+    summary["in_sample"] = {k: v for k, v in artifact["in_sample"].items() if k != "per_instance"}
+    print(json.dumps(summary, indent=2))
+    if args.write:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = args.out.with_suffix(".tmp")
+        tmp.write_text(text + "\n", encoding="utf-8")
+        tmp.replace(args.out)
+        print(f"written: {args.out} ({args.out.stat().st_size} bytes)")
+
+
+if __name__ == "__main__":
+    main()
