@@ -154,7 +154,9 @@ class EmbeddingJudge(Judge):
         cache_path: Path | None | str = "default",
         calibration_path: Path = CALIBRATION_FILE,
     ) -> None:
-        calib = read_calibration(calibration_path) if threshold is None or text_mode is None else {}
+        # unset parameters come from the stored calibration (explicit ones win)
+        needed = threshold is None or text_mode is None or dimension_bonus is None
+        calib = read_calibration(calibration_path) if needed and (threshold is None or calibration_path.exists()) else {}
         self.threshold = float(threshold if threshold is not None else calib["threshold"])
         self.text_mode = text_mode or calib.get("text_mode", "description")
         self.dimension_bonus = float(dimension_bonus if dimension_bonus is not None else calib.get("dimension_bonus", 0.0))
@@ -166,7 +168,7 @@ class EmbeddingJudge(Judge):
             name="embedding", model=model_id(), threshold=self.threshold,
             details={"base_model": MODEL_NAME, "rule": "argmax (cosine + dimension bonus) >= threshold", "text": self.text_mode,
                      "dimension_bonus": self.dimension_bonus,
-                     "calibration": calib.get("source") if calib else "explicit threshold"},
+                     "calibration": calib.get("source") if calib else "explicit parameters"},
         )
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
