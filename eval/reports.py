@@ -119,8 +119,9 @@ def notes(summary: Summary) -> list[str]:
         f"Verdicts 'error': {t.error_verdicts}; predicted items without a verdict: {t.unjudged_items} "
         "(both count as not Fail).",
         f"Pooled counts: TP {t.counts.tp}, FP {t.counts.fp}, FN {t.counts.fn}, TN {t.counts.tn}.",
-        "Percent, one decimal; 95% bootstrap intervals over instances in brackets. Per-dimension P/R/F1 average the "
-        "instances whose gold items of that dimension include a failing one; coverage averages all instances holding it.",
+        "Percent, one decimal" + ("; 95% bootstrap intervals over instances in brackets" if summary.overall.ci else "")
+        + ". Per-dimension P/R/F1 average the instances whose gold items of that dimension include a failing one; "
+        "coverage averages all instances holding it.",
     ]
     if summary.missing:
         lines.append(f"Without results: {', '.join(summary.missing)}.")
