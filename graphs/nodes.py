@@ -103,8 +103,11 @@ def detect_item(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, A
         if instance.remaining <= 0:
             verdict = _error(item, f"not executed: instance budget of {instance.limit} tool calls used up")
         else:
-            item_page = ctx.browser.item_page(ctx.app.ensure(), trace_name=item.id)
-            verdict = ctx.tester.detect(item, item_page, budget, instruction=state.get("instruction", ""))
+            if getattr(ctx.tester, "uses_item_page", True):
+                item_page = ctx.browser.item_page(ctx.app.ensure(), trace_name=item.id)
+                verdict = ctx.tester.detect(item, item_page, budget, instruction=state.get("instruction", ""))
+            else:  # a tester that drives its own browser gets the app's URL instead of a page
+                verdict = ctx.tester.detect(item, ctx.app.ensure(), budget, instruction=state.get("instruction", ""))
             if verdict.item_id != item.id:
                 raise ValueError(f"tester returned a verdict for {verdict.item_id!r} while testing {item.id!r}")
     except Exception as exc:

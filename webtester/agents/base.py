@@ -99,5 +99,9 @@ class Tester(Protocol):
         ...
 
     def detect(self, item: TestItem, item_page: Any, budget: ItemBudget, *, instruction: str = "") -> Verdict:
-        """Execute ``item`` on ``item_page`` (a fresh browser context) and return exactly one verdict."""
+        """Execute ``item`` on ``item_page`` (a fresh browser context) and return exactly one verdict.
+
+        A tester whose ``uses_item_page`` attribute is False drives its own browser: it gets the app's
+        base URL (a string) instead of a page, and the workflow opens no page for the item.
+        """
         ...

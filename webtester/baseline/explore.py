@@ -63,6 +63,7 @@ class _FormSpot:
     url: str
     opener: str | None
     signature: str
+    more_urls: list[str] = field(default_factory=list)  # other pages showing the same form
 
 
 class Explorer:
@@ -118,7 +119,10 @@ class Explorer:
         for form in model.forms:
             if not form.visible or not form.submit or form.role == "search" or any(f.type == "search" for f in form.fields):
                 continue
-            if any(s.signature == form.signature for s in self.forms):
+            same = next((s for s in self.forms if s.signature == form.signature), None)
+            if same is not None:
+                if opener is None and same.opener is None and url != same.url and url not in same.more_urls:
+                    same.more_urls.append(url)
                 continue
             if len(self.forms) >= self.max_forms:
                 return
@@ -126,17 +130,20 @@ class Explorer:
 
     def _reopen(self, spot: _FormSpot):
         def reopen() -> FormModel | None:
-            self.sess.goto(spot.url)
-            if spot.opener:
-                self.sess.spend()
-                try:
-                    self.page.locator(spot.opener).first.click(timeout=1500)
-                except Exception:
-                    return None
-                self.sess.settle()
-            for form in read_model(self.page).forms:
-                if form.signature == spot.signature and form.visible:
-                    return form
+            # a form that is gone from its page (e.g. one review per book, already written) is looked for on
+            # the other pages that showed it
+            for url in [spot.url, *spot.more_urls]:
+                self.sess.goto(url)
+                if spot.opener:
+                    self.sess.spend()
+                    try:
+                        self.page.locator(spot.opener).first.click(timeout=1500)
+                    except Exception:
+                        continue
+                    self.sess.settle()
+                for form in read_model(self.page).forms:
+                    if form.signature == spot.signature and form.visible:
+                        return form
             return None
 
         return reopen

@@ -30,6 +30,7 @@ class BaselineTester:
     """Checklist from rules, verdicts from deterministic probes (see the module docstring)."""
 
     name = "baseline"
+    uses_item_page = False  # it explores once per instance in a browser of its own; the workflow passes the app's URL
 
     def __init__(self, *, max_actions: int = 260, time_limit: float | None = 420.0, browser_path: str | None = None,
                  look_at_app: bool = True) -> None:
@@ -85,28 +86,39 @@ class BaselineTester:
 
     # -- stage 2
 
-    def exploration(self, item_page: Any, instruction: str) -> Exploration:
-        """The instance's exploration: saved, or run now on a fresh page of the item page's browser."""
+    def exploration(self, app: Any, instruction: str) -> Exploration:
+        """The instance's exploration: saved, or run now on a fresh page (``app``: the app's URL, explored in
+        a browser of the baseline's own, or an item page whose browser is used)."""
         if self._exploration is not None:
             return self._exploration
         from webtester.browser.session import ItemPage
 
-        browser = item_page.context.browser
+        url = app if isinstance(app, str) else app.base_url
+
+        def explore(browser: Any) -> Exploration:
+            page = ItemPage(browser, url)
+            try:
+                explorer = Explorer(page.page, url, instruction=instruction, screenshot_dir=shots, relative_to=self.run_dir,
+                                    accept_dialogs=False, max_actions=self.max_actions, time_limit=self.time_limit)
+                return explorer.run(page.evidence)
+            finally:
+                page.close()
+
         shots = self.folder / "screenshots" / "explore" if self.folder else None
-        page = ItemPage(browser, item_page.base_url)
-        try:
-            explorer = Explorer(page.page, item_page.base_url, instruction=instruction, screenshot_dir=shots,
-                                relative_to=self.run_dir, accept_dialogs=False, max_actions=self.max_actions,
-                                time_limit=self.time_limit)
-            result = explorer.run(page.evidence)
-        finally:
-            page.close()
+        if isinstance(app, str):
+            from webtester.baseline.survey import with_own_browser
+
+            result = with_own_browser(explore, executable=self.browser_path)
+        else:
+            result = explore(app.context.browser)
         self._exploration = result
         if self.folder is not None:
             write_json(self.folder / EXPLORATION_FILE, result.to_dict())
         return result
 
     def detect(self, item: TestItem, item_page: Any, budget: ItemBudget, *, instruction: str = "") -> Verdict:
+        """The verdict for ``item`` from the instance's exploration (``item_page``: the app's URL, see
+        ``uses_item_page``, or an item page)."""
         exploration = self.exploration(item_page, instruction)
         planned = self._plan.get(item.id)
         if planned is not None:

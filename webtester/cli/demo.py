@@ -4,6 +4,7 @@ and P/R/F1, and write the HTML report and the JUnit XML into the run folder."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from pathlib import Path
@@ -117,7 +118,7 @@ def demo(
     from webtester import bundled
     from webtester.settings import SettingsError, load_settings
 
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 140)
     started, cpu_started = time.perf_counter(), time.process_time()
     try:
         settings = load_settings(config)

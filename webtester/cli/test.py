@@ -58,6 +58,7 @@ def test(
                       f"--out {run_dir} (and the same options)", soft_wrap=True)
         raise typer.Exit(130) from None
     _summary(console, result, run_dir)
+    _write_report(console, run_dir, plan)
     if result.status != "ok":
         raise typer.Exit(1)
 
@@ -162,6 +163,19 @@ def _run(console: Any, plan: dict, tester: Any, settings: Any, run_dir: Path, bu
             plan["target"], instruction=plan["instruction"], index=plan["index"], mode=plan["mode"], tester=tester,
             out_dir=run_dir, gold=plan["gold"], build=build, settings=settings, on_event=on_event,
         )
+
+
+def _write_report(console: Any, run_dir: Path, plan: dict) -> None:
+    """RUN_DIR/report.html and RUN_DIR/junit.xml (scores appear once `webtester score` has run)."""
+    from webtester.report import write_reports
+
+    try:
+        html, junit = write_reports(run_dir, instructions={plan["index"]: plan["instruction"]},
+                                    not_scored_reason=f"score it with: webtester score {run_dir}")
+    except Exception as exc:  # the run's own files are written; a report problem must not hide them
+        console.print(f"[yellow]report not written:[/yellow] {type(exc).__name__}: {exc}", soft_wrap=True)
+        return
+    console.print(f"report: {html}  JUnit XML: {junit}", soft_wrap=True)
 
 
 def _summary(console: Any, result: Any, run_dir: Path) -> None:

@@ -1,0 +1,166 @@
+"""The rule-based baseline: its checklist, how it decides verdicts, and a real run through the workflow on
+a bundled app in the shipped and the clean build."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from webtester import bundled
+from webtester.agents import base as agents_base
+from webtester.agents.baseline import BaselineTester
+from webtester.baseline.checklist import instruction_clauses, number_items, plan_checklist, rules_for_text
+from webtester.baseline.explore import Exploration, expected_currency
+from webtester.baseline.verdicts import decide
+from webtester.models import Dimension, Status, TestItem
+from webtester.probes.pagemodel import read_model
+from webtester.settings import Settings
+
+INSTRUCTION = (
+    "I want a small notes app where I can add notes with a title and an amount. "
+    "I should be able to search my notes by title, and filter them by category; the amount must be a positive number. "
+    "Keep everything in local storage so it is still there when I come back, and show a short confirmation when a note is saved."
+)
+
+
+def test_clauses_are_rewritten_requirements():
+    clauses = instruction_clauses(INSTRUCTION)
+    assert clauses[0] == "Users can add notes with a title and an amount."
+    assert any("search" in c and "the user's notes" in c for c in clauses)
+    assert all(c[0].isupper() and c.endswith((".", "…")) for c in clauses)
+    assert not any(" I " in f" {c} " or " my " in f" {c} " for c in clauses)
+
+
+def test_rules_of_item_texts():
+    assert "invalid-input" in rules_for_text("The amount must be a positive number; negative amounts are rejected.")
+    assert "persist-delete" in rules_for_text("A deleted transaction stays deleted after a reload.")
+    assert "dialog-close" in rules_for_text("The lightbox closes when its close (×) button is clicked.")
+    assert rules_for_text("Reviews can be sorted by most recent.") == []
+    assert expected_currency("an amount in US dollars") == "$"
+    assert expected_currency("pick the currency of the invoice in dollars or euros") is None
+
+
+@pytest.fixture(scope="module")
+def budget_model(browser):
+    inst = bundled.get_instance("budget_tracker")
+    with bundled.serve_app(inst, "shipped") as server:
+        page = browser.new_page()
+        page.goto(server.url)
+        model = read_model(page)
+        page.close()
+    return inst, model
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("max_items", [20, 6])
+def test_checklist_covers_every_dimension_within_the_limit(budget_model, max_items):
+    inst, model = budget_model
+    planned = plan_checklist(inst.instruction, model, max_items)
+    items = number_items(planned)
+    assert 4 <= len(items) <= max_items
+    assert {i.dimension for i in items} == set(Dimension)
+    assert len({i.id for i in items}) == len(items)
+    for item in items:
+        assert item.id.startswith(item.dimension.prefix + "-") and item.description and item.expected
+    # what the page shows shapes the items: the Amount field, the category filter
+    text = " ".join(i.description for i in items)
+    if max_items == 20:
+        assert "Amount" in text and "category" in text.lower()
+        assert sum(p.rule is None for p in planned) >= 4  # instruction clauses
+    assert [i.model_dump() for i in number_items(plan_checklist(inst.instruction, model, max_items))] == \
+        [i.model_dump() for i in items]  # deterministic
+
+
+def _exploration() -> Exploration:
+    return Exploration(
+        findings=[{"probe": "invalid-input-accepted", "page_url": "http://app/", "element": 'field "Amount" of form "Add note"',
+                   "message": "a negative number ('-5') in \"Amount\" was accepted without an error",
+                   "screenshot": "app/screenshots/explore/001-invalid.png", "details": {"field": "Amount", "value": "-5"}}],
+        covered=[{"probe": "invalid-input", "element": 'field "Email" of form "Add note"', "note": "rejected"},
+                 {"probe": "placeholder", "element": "start page", "note": "no placeholder-like text"}],
+        steps=['form "Add note": submitted valid data (wt001)', 'field "Amount" of form "Add note": submitted a negative number'],
+    )
+
+
+def test_verdicts_rest_on_findings_and_coverage():
+    ex = _exploration()
+    amount = TestItem(id="CS-01", dimension=Dimension.constraint, description="The Amount must be positive.")
+    email = TestItem(id="CS-02", dimension=Dimension.constraint, description="The Email field rejects a bad address.")
+    fail = decide(amount, ex, rule="invalid-input", target="Amount", planned=True)
+    assert fail.status is Status.failed
+    assert "'-5'" in fail.bug_report.issue and "invalid-input-accepted" in fail.bug_report.issue
+    assert fail.evidence.screenshots == ["app/screenshots/explore/001-invalid.png"]
+    assert any("negative" in s for s in fail.evidence.steps)
+    passed = decide(email, ex, rule="invalid-input", target="Email", planned=True)
+    assert passed.status is Status.passed and "rejected" in passed.evidence.notes
+    # nothing exercised the search: honest 'not checked', never an invented pass
+    search = decide(TestItem(id="FT-01", dimension=Dimension.functionality, description="Searching lists the entry."),
+                    ex, rule="search", target=None, planned=True)
+    assert search.status is Status.error and search.evidence.notes.startswith("not checked")
+    nothing = decide(TestItem(id="FT-02", dimension=Dimension.functionality, description="Notes can be sorted by date."), ex)
+    assert nothing.status is Status.error and "no check" in nothing.evidence.notes
+    # an item the baseline did not write (oracle mode): decided by the rules of its text and what it names
+    gold = TestItem(id="CS-03", dimension=Dimension.constraint,
+                    description="The amount must be a positive number; negative amounts are rejected with an error.")
+    assert decide(gold, ex).status is Status.failed
+    other = TestItem(id="CS-04", dimension=Dimension.constraint, description="A title longer than 80 characters is rejected.")
+    assert decide(other, ex).status is not Status.failed
+
+
+@pytest.fixture(scope="module")
+def coffee_runs(browser, tmp_path_factory):
+    from webtester.runner import run_instance
+
+    inst = bundled.get_instance("coffee_store")
+    settings = Settings(max_items=8)
+    runs = {}
+    for build in ("shipped", "clean"):
+        out = tmp_path_factory.mktemp(f"baseline-{build}")
+        result = run_instance(inst, mode="e2e", tester=BaselineTester(), out_dir=out, build=build, settings=settings,
+                              browser=browser)
+        runs[build] = (out, result)
+    return runs
+
+
+@pytest.mark.browser
+def test_baseline_is_a_tester_with_an_honest_description():
+    tester = BaselineTester()
+    assert isinstance(tester, agents_base.Tester)
+    info = tester.describe()
+    assert info["tester"] == "baseline" and info["models"] == {} and not info["scripted"] and not info["replayed"]
+
+
+@pytest.mark.browser
+def test_shipped_defect_fails_its_item_and_the_clean_build_does_not(coffee_runs):
+    (shipped_dir, shipped), (clean_dir, clean) = coffee_runs["shipped"], coffee_runs["clean"]
+    assert shipped.status == clean.status == "ok" and shipped.tester == "baseline"
+    assert len(shipped.checklist) <= 8 and {i.dimension for i in shipped.checklist} == set(Dimension)
+    # the same app structure gives the same checklist in both builds
+    assert [i.model_dump() for i in shipped.checklist] == [i.model_dump() for i in clean.checklist]
+    (placeholder,) = [i for i in shipped.checklist if "placeholder" in i.description]
+    bad = shipped.verdict_for(placeholder.id)
+    assert bad.status is Status.failed, bad
+    assert "Lorem ipsum" in bad.bug_report.issue
+    assert bad.evidence.screenshots and all((shipped_dir / s).is_file() for s in bad.evidence.screenshots)
+    good = clean.verdict_for(placeholder.id)
+    assert good.status is Status.passed, good
+    # no invented verdicts: every fail has a bug report, every unchecked item says so
+    for result in (shipped, clean):
+        assert len(result.verdicts) == len(result.checklist)
+        for v in result.verdicts:
+            assert v.status is not Status.failed or v.bug_report
+            if v.status is Status.error:
+                assert v.evidence.notes.startswith("not checked")
+    assert not any(v.status is Status.failed for v in clean.verdicts)
+
+
+@pytest.mark.browser
+def test_run_folder_holds_the_exploration(coffee_runs):
+    out, result = coffee_runs["shipped"]
+    folder = out / "coffee_store"
+    data = json.loads((folder / "exploration.json").read_text())
+    assert data["actions"] > 0 and data["pages"] and any(f["probe"] == "placeholder-text" for f in data["findings"])
+    assert (folder / "result.md").exists() and (folder / "checklist.json").exists()
+    plan = json.loads((folder / "baseline_plan.json").read_text())
+    assert set(plan) == {i.id for i in result.checklist}

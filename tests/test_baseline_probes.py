@@ -1,0 +1,112 @@
+"""The baseline's probes (forms, lists, controls, content) fire on pages built to trigger them (``?bad``)
+and stay silent on the same pages without the defects."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from webtester.browser.chromium import VIEWPORT
+from webtester.browser.static_server import StaticServer
+from webtester.probes.content import mixed_currency
+from webtester.probes.controls import probe_controls, probe_vote
+from webtester.probes.forms import probe_form
+from webtester.probes.lists import ListProbe
+from webtester.probes.pagemodel import read_model
+from webtester.probes.session import ProbeSession
+
+PAGES = Path(__file__).parent / "fixtures" / "baseline_pages"
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server():
+    with StaticServer(PAGES) as s:
+        yield s
+
+
+@pytest.fixture
+def session(browser, server, tmp_path):
+    contexts = []
+
+    def open_page(name: str, bad: bool) -> ProbeSession:
+        context = browser.new_context(viewport=VIEWPORT)
+        contexts.append(context)
+        page = context.new_page()
+        url = server.url + name + ("?bad=1" if bad else "")
+        sess = ProbeSession.create(page, url, screenshot_dir=tmp_path / "shots", relative_to=tmp_path)
+        sess.goto()
+        return sess
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def _kinds(sess: ProbeSession) -> Counter:
+    return Counter(f.probe for f in sess.log.findings)
+
+
+def _run_forms(sess: ProbeSession) -> None:
+    def reopen():
+        sess.goto()
+        return next(f for f in read_model(sess.page).forms if f.visible)
+
+    probe_form(sess, "Add a note", reopen)
+
+
+def _run_lists(sess: ProbeSession) -> None:
+    model = read_model(sess.page)
+    probe = ListProbe(sess, model)
+    probe.search(model.search_boxes()[0], ["name", "company"])
+    for f in model.filter_selects():
+        probe.filter_select(f)
+
+
+def _run_widgets(sess: ProbeSession) -> None:
+    probe_controls(sess)
+    probe_vote(sess)
+    for finding in mixed_currency(sess.page, sess.shots):
+        sess.log.found(finding)
+
+
+CASES = [
+    ("forms.html", _run_forms, {"invalid-input-accepted", "required-field-not-enforced", "form-not-cleared", "deleted-entry-returns"}),
+    ("list.html", _run_lists, {"search-misses-entry", "filter-shows-other", "count-mismatch", "no-empty-state"}),
+    ("widgets.html", _run_widgets, {"close-control-broken", "escape-does-not-close", "repeat-vote", "mixed-currency"}),
+]
+
+
+@pytest.mark.parametrize("name, run, expected", CASES, ids=[c[0] for c in CASES])
+def test_probes_fire_on_defects(session, tmp_path, name, run, expected):
+    sess = session(name, bad=True)
+    run(sess)
+    kinds = _kinds(sess)
+    assert set(kinds) == expected, [f"{f.probe}: {f.element}: {f.message}" for f in sess.log.findings]
+    for f in sess.log.findings:
+        assert f.message and f.element and f.page_url.startswith("http")
+        assert f.screenshot and (tmp_path / f.screenshot).is_file()
+
+
+@pytest.mark.parametrize("name, run, expected", CASES, ids=[c[0] for c in CASES])
+def test_probes_silent_without_defects(session, name, run, expected):
+    sess = session(name, bad=False)
+    run(sess)
+    assert sess.log.findings == [], [f"{f.probe}: {f.element}: {f.message}" for f in sess.log.findings]
+    covered = {c.probe for c in sess.log.covered}
+    # a silent probe must have exercised something: each defect kind has its 'checked, no problem' record
+    wanted = {"forms.html": {"invalid-input", "required-choice", "form-cleared", "persist-delete", "required"},
+              "list.html": {"search", "filter", "count", "empty-state"},
+              "widgets.html": {"dialog-close", "vote"}}[name]
+    assert wanted <= covered, covered
+
+
+def test_invalid_value_names_the_field(session):
+    sess = session("forms.html", bad=True)
+    _run_forms(sess)
+    fields = sorted(f.details["field"] for f in sess.log.findings if f.probe == "invalid-input-accepted")
+    assert fields == ["Amount", "Email"]
+    values = {f.details["field"]: f.details["value"] for f in sess.log.findings if f.probe == "invalid-input-accepted"}
+    assert values["Amount"] == "-5" and "@" not in values["Email"]
