@@ -211,9 +211,9 @@ class TrainedJudge(Judge):
             missing = sorted(set(self.model.features) ^ set(FEATURES))
             raise JudgeError(f"{path}: trained on other features than this code computes ({', '.join(missing) or 'order'}); retrain")
         self.threshold = float(threshold if threshold is not None else data["threshold"])
-        encoder = data.get("encoder")
-        if encoder and encoder != model_id():
-            raise JudgeError(f"{path}: trained with encoder {encoder}, installed is {model_id()}; retrain")
+        trained_with = data.get("encoder")
+        if trained_with and trained_with != model_id():
+            raise JudgeError(f"{path}: trained with encoder {trained_with}, installed is {model_id()}; retrain")
         self.featurizer = PairFeaturizer(encoder or PackagedEncoder(cache_path))
         self.info = JudgeInfo(
             name=name, model=model_id(), threshold=self.threshold,

@@ -1,0 +1,198 @@
+"""The trained offline matching judge: features, assignment rule, artifact, grouped training, real model."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import numpy as np
+import pytest
+
+from eval import judge_training
+from eval.judge_dev import GUIDE_EXAMPLES, Checklist, item_agreement, judge_figures, load_dev_set
+from eval.judge_features import FEATURES, pair_features, token_alignment, words
+from eval.judges.base import JudgeError, check_matches
+from eval.judges.trained import MODEL_FILE, PairModel, TrainedJudge, assign, read_model
+from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
+
+F, C = Dimension.functionality, Dimension.constraint
+
+GOLD = Instance(
+    index="T1", instruction="A recipe site. Users search recipes and keep favourites.", category=Category.search,
+    checklist=[
+        GoldItem(id=1, content="Users can search recipes by keyword.", dimension=F, passed=True),
+        GoldItem(id=2, content="Users can save a recipe to their favourites list.", dimension=F, passed=False),
+        GoldItem(id=3, content="The favourites list cannot hold the same recipe twice.", dimension=C, passed=True),
+    ],
+)
+
+
+class HashEncoder:
+    """A deterministic stand-in encoder: bag of hashed words (sentences) and one vector per word (tokens)."""
+
+    dim = 64
+
+    def _vec(self, word: str) -> np.ndarray:
+        rng = np.random.default_rng(abs(hash(word)) % (2**32))
+        return rng.standard_normal(self.dim)
+
+    def tokens(self, texts):
+        out = []
+        for t in texts:
+            ws = sorted(words(t)) or ["-"]
+            m = np.stack([self._vec(w) for w in ws])
+            out.append(m / np.linalg.norm(m, axis=1, keepdims=True))
+        return out
+
+    def sentences(self, texts):
+        vs = [t.sum(axis=0) for t in self.tokens(texts)]
+        return np.stack([v / np.linalg.norm(v) for v in vs])
+
+
+def test_pair_features_shape_and_meaning():
+    pred = [
+        TestItem(id="FT-01", dimension=F, description="Search recipes by keyword"),
+        TestItem(id="CS-01", dimension=C, description="Duplicate favourite", action='Save "Pancakes" twice',
+                 expected="The favourites list holds the same recipe once"),
+    ]
+    x = pair_features(GOLD, pred, HashEncoder())
+    assert x.shape == (2, 3, len(FEATURES)) and np.isfinite(x).all()
+    col = {name: x[..., i] for i, name in enumerate(FEATURES)}
+    # the gold item sharing the words ranks first in its row, lexically and by embedding
+    assert col["row_rank_full"][0].argmin() == 0 and col["lex_row_rank"][0, 0] == 0
+    assert col["lex_recall"][0, 0] > col["lex_recall"][0, 1]
+    assert col["same_dimension"][1].tolist() == [0.0, 0.0, 1.0]
+    assert col["has_action"][1].tolist() == [1.0, 1.0, 1.0] and col["has_action"][0].tolist() == [0.0, 0.0, 0.0]
+    assert col["row_margin_full"][0, 0] > 0 > col["row_margin_full"][0, 1]
+    assert pair_features(GOLD, [], HashEncoder()).shape == (0, 3, len(FEATURES))
+
+
+def test_token_alignment_is_greedy_precision_recall():
+    e = np.eye(3)
+    out = token_alignment([e[:2]], [e[:1], e])
+    # pred tokens {0,1} vs gold {0}: precision 0.5, recall 1; vs gold {0,1,2}: precision 1, recall 2/3
+    assert out[0, 0, :2].tolist() == [0.5, 1.0]
+    assert out[0, 1, :2] == pytest.approx([1.0, 2 / 3])
+
+
+def test_assignment_rule_argmax_above_threshold():
+    prob = np.array([[0.2, 0.7, 0.1], [0.3, 0.2, 0.1], [0.5, 0.1, 0.49]])
+    assert assign(prob, [10, 20, 30], 0.4) == [20, None, 10]
+    assert assign(np.zeros((2, 0)), [], 0.4) == [None, None]
+
+
+def test_artifact_is_small_and_consistent_with_the_code():
+    data = read_model()
+    assert MODEL_FILE.stat().st_size < 1_000_000
+    model = PairModel.from_json(data["model"])
+    assert model.features == FEATURES
+    assert 0.0 < data["threshold"] < 1.0
+    assert not set(data["training_data"]["instances"]) & {"WebTestBench_0004", "WebTestBench_0057", "WebTestBench_0075"}
+
+
+def test_bad_artifacts_are_refused(tmp_path):
+    data = read_model()
+    wrong = dict(data, format="something-else")
+    (tmp_path / "a.json").write_text(json.dumps(wrong))
+    with pytest.raises(JudgeError, match="format"):
+        TrainedJudge(tmp_path / "a.json", cache_path=None)
+    short = dict(data, model=dict(data["model"], features=data["model"]["features"][:-1],
+                                  mean=data["model"]["mean"][:-1], scale=data["model"]["scale"][:-1],
+                                  coef=data["model"]["coef"][:-1]))
+    (tmp_path / "b.json").write_text(json.dumps(short))
+    with pytest.raises(JudgeError, match="retrain"):
+        TrainedJudge(tmp_path / "b.json", cache_path=None)
+    with pytest.raises(JudgeError, match="no trained judge model"):
+        TrainedJudge(tmp_path / "missing.json", cache_path=None)
+
+
+def _toy_checklists(n_instances: int = 6) -> tuple[list[Checklist], list[np.ndarray]]:
+    """Instances whose items copy a gold item (matched) or say something else (unmatched)."""
+    rng = np.random.default_rng(0)
+    cls, tensors = [], []
+    for k in range(n_instances):
+        inst = GOLD.model_copy(update={"index": f"T{k}"})
+        items = [TestItem(id=f"FT-0{i + 1}", dimension=F, description=g.content) for i, g in enumerate(inst.checklist)]
+        items.append(TestItem(id="FT-09", dimension=F, description="The footer shows a phone number"))
+        labels = [1, 2, 3, None]
+        x = rng.normal(0, 0.05, (4, 3, len(FEATURES)))
+        x[np.arange(3), np.arange(3), 0] += 1.0  # cos_full high on the true pair
+        cls.append(Checklist(inst, "toy", items, [], {"reference": labels}))
+        tensors.append(x)
+    return cls, tensors
+
+
+def test_cross_validation_never_trains_on_the_held_out_instance(monkeypatch):
+    cls, tensors = _toy_checklists()
+    fits: list[set[int]] = []  # tensors seen by each fit, in call order
+    folds: list[int] = []  # number of fits done when each outer fold ended
+    real_fit = judge_training.fit_pair_model
+
+    def spy(ts, ys, c):
+        fits.append({id(t) for t in ts})
+        return real_fit(ts, ys, c)
+
+    monkeypatch.setattr(judge_training, "fit_pair_model", spy)
+    result = judge_training.cross_validate_trained(cls, tensors, c_grid=(1.0,), inner_folds=2,
+                                                   progress=lambda _msg: folds.append(len(fits)))
+    assert len(result.choices) == len(cls) == len(folds)  # leave one instance out
+    start = 0
+    for choice, end in zip(result.choices, folds):
+        held = {id(t) for cl, t in zip(cls, tensors) if cl.index in choice["held_out"]}
+        assert held and end > start
+        assert all(not (f & held) for f in fits[start:end]), "a fit of this fold saw its held-out instance"
+        start = end
+    # the toy problem is learnable: out-of-fold matches recover nearly all labels
+    assert judge_figures(cls, result.matches)["agreement"] >= 0.9
+
+
+def test_best_threshold_maximises_agreement():
+    cls, _ = _toy_checklists(2)
+    scores = [np.array([[0.9, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.7], [0.3, 0.1, 0.1]])] * 2
+    t, agr = judge_training.best_threshold(scores, cls, "reference")
+    assert agr == 1.0 and 0.3 < t < 0.7
+
+
+def test_item_agreement_and_kappa():
+    assert item_agreement([1, None, 2], [1, None, 2]) == {"items": 3, "agreement": 1.0, "kappa": 1.0}
+    assert item_agreement([1, 1, 1], [1, None, 2])["agreement"] == pytest.approx(1 / 3)
+
+
+@pytest.fixture(scope="module")
+def dev_set(webtestbench_path):
+    return load_dev_set(dataset=webtestbench_path)
+
+
+@pytest.fixture(scope="module")
+def judge(tmp_path_factory):
+    return TrainedJudge(cache_path=tmp_path_factory.mktemp("tok") / "tokens.sqlite")
+
+
+@pytest.mark.slow
+def test_real_judge_offline_constraints_determinism_and_trained_agreement(dev_set, judge, monkeypatch):
+    def no_network(self, address, *args, **kwargs):
+        host = address[0] if isinstance(address, tuple) else str(address)
+        if host not in ("127.0.0.1", "::1", "localhost") and not str(host).startswith("/"):
+            raise AssertionError(f"network access to {address}")
+        return real_connect(self, address, *args, **kwargs)
+
+    real_connect = socket.socket.connect
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    index = "WebTestBench_0040"  # one instance, its three checklists
+    part = [cl for cl in dev_set if cl.index == index]
+    pairs = [(cl.instance, cl.items) for cl in part]
+    first = judge.match_many(pairs)
+    for (inst, items), m in zip(pairs, first):
+        check_matches(inst, items, m)
+        assert all(g is None or isinstance(g, int) for g in m)
+    assert judge.match_many(pairs) == first
+    assert judge.match(*pairs[0]) == first[0]
+    expected = read_model()["in_sample"]["per_instance"][index]["agreement"]
+    measured = judge_figures(part, first)["agreement"]
+    assert abs(measured - expected) <= 0.03, (measured, expected)
+    assert judge.info.name == "embedding" and judge.info.details["kind"] == "trained"
+
+
+def test_guide_examples_are_in_the_set(dev_set):
+    keys = {k for cl in dev_set for k in cl.keys()}
+    assert GUIDE_EXAMPLES <= keys and len(GUIDE_EXAMPLES) == 26
