@@ -106,6 +106,10 @@ def test_verdicts_rest_on_findings_and_coverage():
     assert decide(gold, ex).status is Status.failed
     other = TestItem(id="CS-04", dimension=Dimension.constraint, description="A title longer than 80 characters is rejected.")
     assert decide(other, ex).status is not Status.failed
+    # ... and never passed on partial evidence: its text may ask for more than the probes did
+    mail = decide(TestItem(id="CS-05", dimension=Dimension.constraint,
+                           description="The Email field rejects an invalid address and shows which part is wrong."), ex)
+    assert mail.status is Status.error and "only part" in mail.evidence.notes and "rejected" in mail.evidence.notes
 
 
 @pytest.fixture(scope="module")

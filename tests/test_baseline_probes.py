@@ -110,3 +110,31 @@ def test_invalid_value_names_the_field(session):
     assert fields == ["Amount", "Email"]
     values = {f.details["field"]: f.details["value"] for f in sess.log.findings if f.probe == "invalid-input-accepted"}
     assert values["Amount"] == "-5" and "@" not in values["Email"]
+
+
+@pytest.mark.parametrize("bad", [True, False])
+def test_llm_agent_gets_the_probe_findings(browser, server, tmp_path, bad):
+    """The LLM tester's detection tools include run_probes; its text carries the findings to the model."""
+    from webtester.agents.base import InstanceBudget, ItemBudget
+    from webtester.agents.llm_tester import LLMTester
+    from webtester.browser.session import ItemPage
+    from webtester.llm.scripted import Script, ScriptedChatModel
+    from webtester.models import Dimension, Status, TestItem
+
+    script = Script.build({"items": {"CT-01": [
+        {"tool_calls": [{"name": "run_probes", "args": {}}]},
+        {"when_seen": r"\[mixed-currency\].*€5\.00", "in_last": True,
+         "then": {"verdict": {"status": "fail", "issue": "A price is in euros", "actual": "€5.00 among dollar prices"}},
+         "else": {"verdict": {"status": "pass"}}},
+    ]}})
+    model = ScriptedChatModel(script=script)
+    tester = LLMTester(model, model, name="scripted", record=False)
+    tester.start_instance("widgets", tmp_path / "widgets")
+    item = TestItem(id="CT-01", dimension=Dimension.content, description="All prices are in US dollars.")
+    page = ItemPage(browser, server.url + "widgets.html" + ("?bad=1" if bad else ""))
+    try:
+        verdict = tester.detect(item, page, ItemBudget(10, InstanceBudget(50)))
+    finally:
+        page.close()
+    assert verdict.status is (Status.failed if bad else Status.passed), verdict
+    assert any(step.startswith("run_probes(") for step in verdict.evidence.steps)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from webtester.models import Dimension, TestItem
+from webtester.probes.lists import search_fields
 from webtester.probes.pagemodel import PageModel
 
 FT, CS, IX, CT = Dimension.functionality, Dimension.constraint, Dimension.interaction, Dimension.content
@@ -25,6 +26,7 @@ DIALOG = re.compile(r"pop-?up|dialog|modal|lightbox|preview|drawer|slide out|ope
 VOTE = re.compile(r"up-?vote|\bvotes?\b|\blikes?\b", re.IGNORECASE)
 TOTALS = re.compile(r"\b(total|subtotal|balance|sum|tax|discount)\b", re.IGNORECASE)
 CREATE = re.compile(r"\b(add|create|post|write|record|save|book|register|submit|apply|reply|start a)\b", re.IGNORECASE)
+POSTING = re.compile(r"\b(add|post|send|submit|reply|create|book|register|publish|comment)\b", re.IGNORECASE)
 DELETE = re.compile(r"\b(delete|remove|cancel)\b", re.IGNORECASE)
 
 
@@ -107,6 +109,7 @@ def instruction_clauses(instruction: str) -> list[str]:
 _RULE_PATTERNS: list[tuple[str, str]] = [
     ("search", r"\bsearch|keyword"),
     ("filter", r"\bfilter|only (?:its|their|those|that|the)\b|shows? only|lists? only|category lists"),
+    ("filter-views", r"stays? applied|when switching|switch(?:es|ing)? between .*(?:filter|keeps?)|filter[^.]*(?:kept|keeps|remains)"),
     ("filter-combined", r"(?:filter|search)\w*[^.]*\b(?:both|all of them|combined|together)\b|ticking several|several (?:of these )?filters"),
     ("empty-state", r"empty[- ]state|no (?:\w+ )?(?:found|match|results?)|nothing (?:matches|found)|when (?:\w+ )?(?:the )?\w+ is empty|"
                     r"empty (?:cart|column|list|category)|(?:when|if) (?:nothing|no \w+) match"),
@@ -120,13 +123,14 @@ _RULE_PATTERNS: list[tuple[str, str]] = [
                  r"confirms? (?:when|posts|the|actions|it)|gets? a confirmation"),
     ("form-cleared", r"\bclear(?:ed)?\b[^.]*\b(?:form|field|box|input)|(?:form|field|box)[^.]*\bclear(?:ed)?\b"),
     ("stays-disabled", r"\bdisabled|enabled again|stays? (?:usable|enabled)"),
-    ("vote", r"up-?vot|\bvot(?:e|es|ing)\b"),
+    ("vote", r"one (?:up)?vote|(?:up)?vot(?:e|es|ing)\b[^.]*(?:again|only once|twice|takes? (?:it|the vote) back|toggle|remove)|"
+             r"clicking (?:it )?again"),
     ("persist-create", r"reload|refresh|local ?storage|still (?:there|listed|shown)|persist|survive|kept in|saved in the browser"),
     ("persist-delete", r"(?:delet|remov)\w*[^.]*(?:reload|refresh|stays? deleted|come back|still gone)"),
     ("required", r"required|cannot be (?:saved|submitted|placed|posted|sent)|can't (?:save|submit)|incomplete|missing|"
                  r"(?:submitted|submitting|left) (?:it )?empty|empty (?:form|field|submission)|at least \d+ characters"),
     ("required-choice", r"without (?:a |choosing )?(?:star |a )?(?:rating|choice|selection)|rating is required|picking \d+ to \d+ stars"),
-    ("invalid-input", r"invalid|reject|\bvalid\b|negative|positive number|zero|format|nonsense|out[- ]of[- ]range|sensible ranges?|"
+    ("invalid-input", r"invalid|reject|negative|positive number|zero|format|nonsense|out[- ]of[- ]range|sensible ranges?|"
                       r"validat|look valid"),
     ("unavailable-option", r"sold[- ]out|unavailable|not available"),
     ("dead-control", r"every (?:button|control|link)|buttons? (?:and links )?respond"),
@@ -187,7 +191,7 @@ def _implied(instruction: str, model: PageModel | None) -> list[Planned]:
             add(Planned(IX, f"After an invalid value in the {name} form is corrected, the {form.submit_text or 'submit'} button "
                             "works again.", "Enter an invalid number, then correct it.", "The button is enabled and works.",
                         "stays-disabled", name, 3))
-        if not form.in_dialog and CREATE.search(form.submit_text or form.name):
+        if not form.in_dialog and POSTING.search(form.submit_text or form.name):
             add(Planned(IX, f"After a successful submission the {name} form's fields are cleared.",
                         "Submit the form with valid data.", "The fields are empty again.", "form-cleared", name, 3))
     if forms and CONFIRM.search(instruction):
@@ -206,9 +210,13 @@ def _implied(instruction: str, model: PageModel | None) -> list[Planned]:
     selects = model.filter_selects() if model else []
     boxes = model.filter_checkboxes() if model else []
     if searches:
-        add(Planned(FT, "Searching for a word that an entry shows (its name or any other listed field) lists that entry.",
-                    f"Type words from an entry into {searches[0].label or 'the search box'}.", "The entry stays in the results.",
-                    "search", searches[0].label, 1))
+        fields = [f for f in search_fields(instruction) if f not in ("name", "names", "title", "titles")]
+        add(Planned(FT, "Searching for an entry's name lists that entry.", f"Type an entry's name into {searches[0].label or 'the search box'}.",
+                    "The entry is in the results.", "search", "name", 2))
+        for field_name in fields[:2]:
+            add(Planned(FT, f"Searching by {field_name} finds the entries whose {field_name} contains the keyword.",
+                        f"Type a word of an entry's {field_name} into {searches[0].label or 'the search box'}.",
+                        "The entry is in the results.", "search", field_name, 1))
     if searches or selects or boxes or re.search(r"\b(search|filter)", instruction, re.I):
         add(Planned(IX, "When nothing matches the search or the filters, a clear 'nothing found' message is shown instead of an "
                         "empty list.", "Search for a word no entry contains.", "An empty-state message is shown.",
@@ -228,10 +236,22 @@ def _implied(instruction: str, model: PageModel | None) -> list[Planned]:
         add(Planned(FT, f"Switching on the '{boxes[0].label}' filter shows only entries that are {boxes[0].label.lower()}.",
                     f"Tick {boxes[0].label}.", "Every listed entry matches it.", "filter", boxes[0].label, 1))
         if len(boxes) >= 2:
-            add(Planned(FT, "Ticking several of these filters together shows only entries that meet all of them.",
+            add(Planned(FT, f"Ticking several filters together (e.g. {boxes[0].label} and {boxes[1].label}) shows only entries "
+                            "that meet all of them.",
                         f"Tick {boxes[0].label} and {boxes[1].label}.", "Every listed entry meets both.", "filter-combined",
                         boxes[0].label, 1))
-    for group in (model.button_groups if model else [])[:1]:
+    tabs = [g for g in (model.button_groups if model else []) if g.get("tabs")]
+    if selects and tabs:
+        label = _short(selects[0].label)
+        names = " and ".join(b["text"].split(" ")[0] + (" " + b["text"].split(" ")[1] if len(b["text"].split(" ")) > 1 else "")
+                             for b in tabs[0]["buttons"][:2])
+        add(Planned(FT, f"The chosen {label.lower()} filter stays applied when switching between {names}.",
+                    f"Choose a {label}, then switch views.", f"Only entries of that {label.lower()} are listed in every view.",
+                    "filter-views", label, 1))
+    if model and model.badges:
+        add(Planned(CT, "The count shown in each list's header (e.g. the number of cards in a column) matches the entries listed.",
+                    "Compare each header's number with its list.", "Every count equals the entries shown.", "count", None, 1))
+    for group in [g for g in (model.button_groups if model else []) if not g.get("tabs")][:1]:
         texts = [b["text"] for b in group["buttons"]]
         add(Planned(FT, f"Choosing a category filter (e.g. {texts[1] if len(texts) > 1 else texts[0]}) shows only the entries "
                         "of that category.", f"Click the {', '.join(texts[:4])} filters in turn.",

@@ -14,7 +14,7 @@ from urllib.parse import urldefrag
 
 from playwright.sync_api import Page
 
-from webtester.probes.content import mixed_currency
+from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.findings import Finding
 from webtester.probes.forms import probe_form
@@ -106,6 +106,11 @@ class Explorer:
             for finding in viewport_overflow(page, shots):
                 log.found(finding)
             log.ok("layout", where, "checked for horizontal overflow")
+        badges, compared = count_badges(page, shots)
+        for finding in badges:
+            log.found(finding)
+        if compared and not badges:
+            log.ok("count", f"count badges on {where}", f"{compared} list header counts match their lists")
         if not self.multi_currency:
             hits = mixed_currency(page, shots, self.currency)
             for finding in hits:

@@ -5,7 +5,8 @@ An item is decided by the findings and the coverage of its rules (see
 
 * ``fail`` only when a finding of one of its rules concerns it (same target, or for items without a target a
   finding of a rule that needs none); the bug report quotes the finding and its screenshot is the evidence;
-* ``pass`` only when the exploration exercised one of its rules on its target without a problem;
+* ``pass`` only for an item the baseline planned itself, when the exploration exercised its rule on its
+  target without a problem (an item of other origin, e.g. a gold item in oracle mode, is never passed);
 * otherwise ``error`` with a note saying it was not checked and why (the metrics count it like Pass; reports
   show it as not checked).
 """
@@ -31,6 +32,7 @@ PROBE_RULES: dict[str, tuple[str, ...]] = {
     "deleted-entry-returns": ("persist-delete",),
     "search-misses-entry": ("search",),
     "filter-shows-other": ("filter",),
+    "filter-lost-on-switch": ("filter-views",),
     "filters-combined-wrong": ("filter-combined",),
     "no-empty-state": ("empty-state",),
     "count-mismatch": ("count",),
@@ -50,51 +52,67 @@ PROBE_RULES: dict[str, tuple[str, ...]] = {
 }
 #: rules about the whole app: any finding or coverage of the rule concerns an item that has it
 GLOBAL_RULES = frozenset({"placeholder", "images", "currency", "layout", "errors", "dead-control"})
+SINGLE_CLAIM = 120  # characters: an item text this short is taken to make one claim
 _GENERIC = {"form", "field", "filter", "filters", "search", "box", "button", "option", "choice", "dialog", "text", "count",
             "the", "and", "with", "your", "new", "add", "for", "of", "in", "entry", "entries"}
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in _GENERIC}
+    return {_stem(w) for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in _GENERIC}
 
 
 def _stem(word: str) -> str:
     return re.sub(r"(?:ies|es|s)$", "", word)
 
 
-def _overlap(a: str, b: str) -> bool:
-    return bool({_stem(w) for w in _words(a)} & {_stem(w) for w in _words(b)})
+def _within(part: str, whole: str) -> bool:
+    """Every significant word of ``part`` occurs in ``whole`` (False when ``part`` has none)."""
+    words = _words(part)
+    return bool(words) and words <= _words(whole)
 
 
 FORM_RULES = frozenset({"required", "required-choice", "unavailable-option", "feedback", "form-cleared", "stays-disabled",
                         "persist-create", "persist-delete"})
+#: rules a record of which concerns an item only when the record names what the item is about
+TARGETED_RULES = frozenset({"required", "required-choice", "invalid-input", "unavailable-option", "stays-disabled",
+                            "form-cleared", "search", "filter", "filter-combined", "filter-views"})
 
 
-def _terms(record: dict, rule: str) -> str:
-    """What a finding or coverage record is about: its field or option (the first label quoted in its element),
-    and for rules about a whole form also the form's name (the last label quoted)."""
-    quoted = re.findall(r'"([^"]+)"', record.get("element", ""))
+def _subject(record: dict) -> str:
+    """What a finding or coverage record is about: its field or option, else the first label quoted in its element."""
     details = record.get("details") or {}
-    terms = [str(details.get("field", "")), str(details.get("option", ""))]
-    if quoted:
-        terms.append(quoted[0])
-        if rule in FORM_RULES:
-            terms.append(quoted[-1])
-    return " ".join(t for t in terms if t) or record.get("element", "")
+    if details.get("field"):
+        return str(details["field"])
+    quoted = re.findall(r'"([^"]+)"', record.get("element", ""))
+    return quoted[0] if quoted else record.get("element", "")
 
 
-def _concerns(record: dict, rules: list[str], rule_of_record: str, item_text: str, target: str | None) -> bool:
-    """Whether a finding/coverage record of ``rule_of_record`` concerns the item.
+def _form(record: dict) -> str:
+    quoted = re.findall(r'"([^"]+)"', record.get("element", ""))
+    return quoted[-1] if quoted else ""
 
-    ``target`` is what a planned item is about (None: any record of its rule); an item the baseline did not
-    plan with a target (instruction clauses, gold items) must name what the record is about."""
-    if rule_of_record not in rules:
+
+def _concerns(record: dict, record_rule: str, item_rules: list[str], item_text: str, target: str | None,
+              planned: bool, single_claim: bool = False) -> bool:
+    """Whether a finding/coverage record of ``record_rule`` concerns the item.
+
+    A planned item names its target (None: any record of its rule concerns it; else every word of the target
+    must occur in what the record is about). Any other item (an instruction clause, a gold item) must name
+    what a targeted record is about, and is concerned by other records only when that rule is its only one.
+    """
+    if record_rule not in item_rules:
         return False
-    if rule_of_record in GLOBAL_RULES:
-        return True
-    if target is not None:
-        return _overlap(target, _terms(record, rule_of_record))
-    return True if item_text is None else _overlap(item_text, _terms(record, rule_of_record))
+    if planned:
+        if target is None or record_rule in GLOBAL_RULES:
+            return True
+        about = _subject(record)
+        if record_rule in FORM_RULES:
+            about += " " + _form(record)
+        return _within(target, about)
+    if record_rule in TARGETED_RULES:
+        return _within(_subject(record), item_text)
+    # other records only for a short item about that one thing (a long clause may mention it in passing)
+    return single_claim and len(item_rules) == 1 and (record_rule not in GLOBAL_RULES or record_rule == "placeholder")
 
 
 def decide(item: TestItem, exploration: Exploration, *, rule: str | None = None, target: str | None = None,
@@ -102,28 +120,29 @@ def decide(item: TestItem, exploration: Exploration, *, rule: str | None = None,
     """The verdict for ``item``.
 
     A planned item (``planned``) with a ``rule`` is decided by that rule on its ``target`` (any target when
-    None); any other item by the rules of its text, on what its text names."""
+    None); any other item by the rules of its text, on what its text names (see :func:`_concerns`), and is
+    never passed: its text may ask for more than the probes exercised."""
     text = " ".join([item.description, item.action, item.expected])
-    if planned and rule:
-        rules, scope = [rule], None
-    else:
-        rules, scope = rules_for_text(text), text
+    own = planned and rule is not None
+    rules = [rule] if own else rules_for_text(text)
     if not rules:
         return _not_checked(item, exploration, "the baseline has no check for this item")
-    match_text = None if (planned and rule) else scope
 
     def concerns(record: dict, record_rule: str) -> bool:
-        return _concerns(record, rules, record_rule, match_text, target if planned and rule else None)
+        return _concerns(record, record_rule, rules, text, target if own else None, own, len(item.description) <= SINGLE_CLAIM)
 
     failing = [f for f in exploration.findings if any(concerns(f, r) for r in PROBE_RULES.get(f["probe"], ()))]
     if failing:
         return _fail(item, failing, exploration)
     covered = [c for c in exploration.covered if concerns(c, c["probe"])]
-    if covered:
-        notes = ["checked by the exploration, no problem seen:"] + [f"- {c['probe']}: {c['element']}: {c['note']}" for c in covered[:6]]
-        return Verdict(item_id=item.id, status=Status.passed,
-                       evidence=Evidence(steps=_steps(exploration, covered), notes="\n".join(notes)))
-    reason = f"the exploration did not exercise what this item is about (rules: {', '.join(rules)})"
+    lines = [f"- {c['probe']}: {c['element']}: {c['note']}" for c in covered[:6]]
+    if covered and own:
+        return Verdict(item_id=item.id, status=Status.passed, evidence=Evidence(
+            steps=_steps(exploration, covered), notes="\n".join(["checked by the exploration, no problem seen:", *lines])))
+    if covered:  # an item the baseline did not write may be about more than its probes exercised: no pass claimed
+        reason = "the probes exercised only part of this item, without a problem:\n" + "\n".join(lines)
+    else:
+        reason = f"the exploration did not exercise what this item is about (rules: {', '.join(rules)})"
     return _not_checked(item, exploration, reason)
 
 

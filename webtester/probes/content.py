@@ -5,7 +5,8 @@ from __future__ import annotations
 from playwright.sync_api import Page
 
 from webtester.probes.findings import Finding, ScreenshotTaker
-from webtester.probes.pagemodel import currencies_in
+from webtester.probes.pagemodel import BADGES_JS, currencies_in
+from webtester.probes.scan import SELECTOR_JS
 
 _TEXTS_JS = r"""() => {
   const out = [];
@@ -52,3 +53,18 @@ def mixed_currency(page: Page, shots: ScreenshotTaker, expected: str | None = No
             details={"expected": main, "found": symbol, "texts": texts[:5]},
         ))
     return findings
+
+
+def count_badges(page: Page, shots: ScreenshotTaker) -> tuple[list[Finding], int]:
+    """Lists whose header badge (a bare number before the list, e.g. a column's card count) differs from the
+    number of entries shown. Returns the findings and how many badges were compared."""
+    page.evaluate(SELECTOR_JS)
+    pairs = page.evaluate(BADGES_JS)
+    findings = [
+        Finding(probe="count-mismatch", page_url=page.url, element=f'count badge "{p["badge"]}"',
+                message=f"the badge says {p['shown']} but its list shows {p['listed']} entries",
+                screenshot=shots.take(page, "count-badge", page.locator(p["badge"]).locator("xpath=../..")),
+                details={"shown": p["shown"], "listed": p["listed"], "list": p["list"]})
+        for p in pairs if p["shown"] != p["listed"]
+    ]
+    return findings, len(pairs)

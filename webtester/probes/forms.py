@@ -245,13 +245,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         disabled = form_state(sess, form).get("disabled")
         label = f'field "{f.label}" of {where}'
         if disabled:
-            _set_value(sess, f, fill_value(f, token) or "1")
-            if form_state(sess, form).get("disabled"):
-                sess.found("submit-stays-disabled", label,
-                           f"after {what} was corrected, the {form.submit_text or 'submit'} button stays disabled",
-                           shot_of=form.sel, value=bad)
-            else:
-                sess.ok("stays-disabled", label, "the submit button was enabled again after the correction")
+            _corrected(sess, form, f, token, label, bad, f"after {what} was corrected")
             sess.ok("invalid-input", label, f"{what} ({bad!r}) disabled the submit button")
             continue
         result = submit(sess, form, token)
@@ -264,13 +258,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         elif result.rejected:
             sess.ok("invalid-input", label, f"{what} ({bad!r}) was rejected")
             if result.form_after.get("visible"):
-                _set_value(sess, f, fill_value(f, token) or "1")
-                if form_state(sess, form).get("disabled"):
-                    sess.found("submit-stays-disabled", label,
-                               f"after a rejected submission and a corrected value, the {form.submit_text or 'submit'} button stays disabled",
-                               shot_of=form.sel, value=bad)
-                else:
-                    sess.ok("stays-disabled", label, "the submit button stayed usable after a rejected attempt")
+                _corrected(sess, form, f, token, label, bad, "after a rejected submission and a corrected value")
 
     # 4. a required choice (radio group with nothing chosen by default) left unset
     for group, radios in list(form.radio_groups().items())[:1]:
@@ -315,6 +303,16 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         elif result is not None and result.rejected:
             sess.ok("unavailable-option", label, "choosing it was rejected")
         break
+
+
+def _corrected(sess: ProbeSession, form: FormModel, f: Field, token: str, label: str, bad: str, when: str) -> None:
+    """Put a valid value back into ``f``: the submit button must be usable again."""
+    _set_value(sess, f, fill_value(f, token) or "1")
+    if form_state(sess, form).get("disabled"):
+        sess.found("submit-stays-disabled", label, f"{when}, the {form.submit_text or 'submit'} button stays disabled",
+                   shot_of=form.sel, value=bad)
+    else:
+        sess.ok("stays-disabled", label, f"{when}, the submit button could be used again")
 
 
 def _vary(sess: ProbeSession, form: FormModel) -> bool:

@@ -88,26 +88,38 @@ class ListProbe:
     def _changed(self, label: str) -> None:
         self.sess.settle(350)
 
+    def _apply(self, action, what: str, base: list[str]) -> list[str] | None:
+        """Do ``action`` (choose a filter), and return the entries then listed; None when it failed or did
+        not change the list (then it is not judged: the list may not be the one the filter works on)."""
+        self.sess.spend()
+        try:
+            action()
+        except Exception:
+            return None
+        self._changed(what)
+        self.sess.step(f"list: {what}")
+        shown = self.items()
+        if shown == base:
+            self.sess.step(f"list: {what} did not change the list; not judged")
+            return None
+        return shown
+
     def filter_select(self, f: Field, search: Field | None = None) -> None:
         """Every option (up to three) shows only entries naming it; with ``search`` also while searching."""
         options = [o for o in f.options if o["value"] and not o["disabled"]]
         base = self.items()
         labels = [o["text"] for o in options]
+        tabs_checked = False
         for option in options[:3]:
-            self.sess.spend()
-            try:
-                self.page.locator(f.sel).first.select_option(option["value"], timeout=1500)
-            except Exception:
-                continue
-            self._changed(option["text"])
             what = f'filter "{f.label}" = "{option["text"]}"'
-            self.sess.step(f"list: {what}")
-            shown = self.items()
-            if shown == base:
-                self.sess.step(f"list: {what} did not change the list; not judged")
+            shown = self._apply(lambda: self.page.locator(f.sel).first.select_option(option["value"], timeout=1500), what, base)
+            if shown is None:
                 continue
             self._judge_filter(what, option["text"], [x for x in labels if x != option["text"]], shown, f.label)
             self.check_count(what)
+            if not tabs_checked and any(_contains(s, option["text"]) for s in shown):
+                tabs_checked = True
+                self._across_tabs(f, option["text"], [x for x in labels if x != option["text"]])
             if search is not None and shown and len(shown) < len(base):
                 self._combined(f, option["text"], [x for x in labels if x != option["text"]], base, search)
         self.restart()
@@ -125,6 +137,38 @@ class ListProbe:
                             full=True, option=label, stray=strays[0][:200])
         elif len(naming) == len(shown):
             self.sess.ok("filter", f'filter "{filter_label}"', f"{what}: all {len(shown)} entries name it")
+
+    def _across_tabs(self, f: Field, label: str, others: list[str]) -> None:
+        """With the filter set, switch to each other tab of a tab group: the filter must still apply."""
+        for group in self.model.button_groups:
+            if not group.get("tabs"):
+                continue
+            for tab in group["buttons"]:
+                if tab["sel"] == group["active"]:
+                    continue
+                self.sess.spend()
+                try:
+                    self.page.locator(tab["sel"]).first.click(timeout=1500)
+                except Exception:
+                    continue
+                self._changed(tab["text"])
+                shown = self.items()
+                what = f'filter "{f.label}" = "{label}", then the tab "{tab["text"]}"'
+                self.sess.step(f"list: {what}")
+                naming = [s for s in shown if _contains(s, label)]
+                strays = [s for s in shown if not _contains(s, label) and any(_contains(s, o) for o in others if len(o) > 2)]
+                if strays and naming or strays and len(strays) == len(shown) and len(shown) > 1:
+                    self.sess.found("filter-lost-on-switch", f'filter "{f.label}"',
+                                    f"after switching to the tab {tab['text']!r}, the {f.label} filter ({label}) no longer applies: "
+                                    f"e.g. {strays[0][:100]!r} is listed", full=True, option=label, tab=tab["text"], stray=strays[0][:200])
+                elif naming and len(naming) == len(shown):
+                    self.sess.ok("filter-views", f'filter "{f.label}"', f"{what}: the filter still applies")
+                try:  # back to the first tab for the next option
+                    self.page.locator(group["active"]).first.click(timeout=1500)
+                    self._changed("")
+                except Exception:
+                    pass
+            break
 
     def _combined(self, f: Field, label: str, others: list[str], base: list[str], search: Field) -> None:
         """With the filter set, search for a word shared by entries of this and other options."""
@@ -222,17 +266,9 @@ class ListProbe:
         labels = [b["text"] for b in buttons]
         base = self.items()
         for b in buttons[1:4]:
-            self.sess.spend()
-            try:
-                self.page.locator(b["sel"]).first.click(timeout=1500)
-            except Exception:
-                continue
-            self._changed(b["text"])
             what = f'filter button "{b["text"]}"'
-            self.sess.step(f"list: {what}")
-            shown = self.items()
-            if shown == base:
-                self.sess.step(f"list: {what} did not change the list; not judged")
+            shown = self._apply(lambda: self.page.locator(b["sel"]).first.click(timeout=1500), what, base)
+            if shown is None:
                 continue
             self._judge_filter(what, b["text"], [x for x in labels if x != b["text"]], shown,
                                group.get("label") or "/".join(labels[:4]))
@@ -255,8 +291,10 @@ class ListProbe:
         wanted = {_stem(w) for w in (fields or [])} | {"name", "title"}
         words: list[tuple[str, str]] = []
         for part in entry["parts"]:
+            if part["heading"]:
+                part = {**part, "hints": "name " + part["hints"]}
             hints = {_stem(h) for h in re.findall(r"[a-z]+", part["hints"].lower())}
-            if not hints & wanted and not (part["heading"] and wanted & {"name", "title"}):
+            if not hints & wanted:
                 continue
             others = " ".join(p["text"] for p in entry["parts"] if p is not part).lower()
             cands = [w for w in re.findall(r"[A-Za-zÀ-ÿ]{4,}", part["text"]) if w.lower() not in _STOP and w.lower() not in others]
@@ -269,12 +307,13 @@ class ListProbe:
             shown = self.items()
             what = f'search "{word}"'
             self.sess.step(f"list: {what} (a word of the entry {title!r}, from its {hints or 'text'})")
+            where = f'field "{hints or "text"}" of search box "{box.label}"'
             if not any(title in s for s in shown):
-                self.sess.found("search-misses-entry", f'search box "{box.label}"',
+                self.sess.found("search-misses-entry", where,
                                 f"searching for {word!r}, shown in the {hints or 'text'} of the entry {title!r}, does not list that entry",
                                 full=True, word=word, entry=title, field=hints)
             else:
-                self.sess.ok("search", f'search box "{box.label}"', f"{what} found {title!r}")
+                self.sess.ok("search", where, f"{what} found {title!r}")
             self.check_count(what)
         self._search_for(box, "")
         before = self.sess.state()

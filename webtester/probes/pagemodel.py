@@ -62,8 +62,13 @@ MODEL_JS = r"""() => {
   };
   const isField = el => !['hidden', 'submit', 'button', 'reset', 'image', 'file'].includes((el.type || '').toLowerCase());
   const forms = [...document.forms].map(form => {
-    const submit = form.querySelector('button[type=submit], input[type=submit]') ||
-      [...form.querySelectorAll('button')].find(b => (b.getAttribute('type') || 'submit') === 'submit');
+    const verb = /^\s*(save|submit|send|create|add|book|register|apply|post|place|calculate|update)\b/i;
+    let submit = form.querySelector('button[type=submit], input[type=submit]') ||
+      [...form.querySelectorAll('button')].find(b => (b.getAttribute('type') || 'submit') === 'submit') ||
+      (form.id && document.querySelector(`button[form="${CSS.escape(form.id)}"]`));
+    // a form saved by a button next to it (e.g. in a summary panel beside the form)
+    for (let box = form.parentElement, up = 0; !submit && box && up < 2; box = box.parentElement, up++)
+      submit = [...box.querySelectorAll('button')].find(b => !b.closest('form') && vis(b) && verb.test(b.innerText));
     const box = form.closest('dialog, [role=dialog]');
     return {sel: sel(form), name: nameOf(form), visible: vis(form), novalidate: form.noValidate,
       in_dialog: !!box, role: form.getAttribute('role') || '',
@@ -117,18 +122,43 @@ MODEL_JS = r"""() => {
   for (const parent of document.body.querySelectorAll('*')) {
     if (parent.closest('form, nav') ) continue;
     const btns = [...parent.children].filter(c => (c.tagName === 'BUTTON' || c.getAttribute('role') === 'tab') && vis(c));
-    if (btns.length < 3 || btns.length !== [...parent.children].filter(vis).length) continue;
+    const tabs = btns.length >= 2 && btns.every(b => b.getAttribute('role') === 'tab' || b.hasAttribute('aria-selected'));
+    if ((btns.length < 3 && !tabs) || btns.length !== [...parent.children].filter(vis).length) continue;
     const texts = btns.map(b => clean(b.innerText));
     if (texts.some(t => !t || t.length > 30)) continue;
     const marked = btns.filter(b => b.getAttribute('aria-pressed') === 'true' || b.getAttribute('aria-selected') === 'true' ||
       b.getAttribute('aria-current') || /\b(active|selected|current|is-active)\b/.test(b.className));
-    if (marked.length === 1) groupsOfButtons.push({sel: sel(parent), label: clean(parent.getAttribute('aria-label') || ''),
+    if (marked.length === 1) groupsOfButtons.push({sel: sel(parent), label: clean(parent.getAttribute('aria-label') || ''), tabs,
       buttons: btns.map(b => ({sel: sel(b), text: clean(b.innerText)})), active: sel(marked[0])});
   }
   return {url: location.href, title: document.title, forms, outside, list: best, dialogs, counts, buttonGroups: groupsOfButtons,
     headings: [...document.querySelectorAll('h1, h2, h3')].filter(vis).map(h => clean(h.innerText)).slice(0, 30),
     links: [...document.querySelectorAll('a[href]')].filter(vis).map(a => ({href: a.href, raw: a.getAttribute('href'), text: clean(a.innerText).slice(0, 60)})),
     images: document.images.length, texts: texts.slice(0, 3000)};
+}"""
+
+BADGES_JS = r"""() => {
+  // lists with a number badge before them in their own box (e.g. a column header "To do 3"): [{list, badge, shown, listed}]
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const out = [];
+  for (const list of document.querySelectorAll('ul, ol, [role=list], tbody')) {
+    if (!vis(list) || list.closest('nav, select')) continue;
+    const entries = [...list.children].filter(vis);
+    let box = list.parentElement;
+    for (let up = 0; box && box !== document.body && up < 3; up++, box = box.parentElement) {
+      // a bare number in the list's header (a heading, a header, a caption), not inside another list's entry
+      const badges = [...box.querySelectorAll('*')].filter(el => el.children.length === 0 && !list.contains(el) && vis(el) &&
+        /^\(?\d{1,4}\)?$/.test(el.textContent.trim()) && (el.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING) &&
+        !el.closest('li, tr, [role=listitem]') && !!el.closest('h1, h2, h3, h4, h5, h6, header, legend, summary, caption, thead'));
+      if (badges.length > 1) break;
+      if (badges.length === 1) {
+        out.push({list: window.__wtSelector(list), badge: window.__wtSelector(badges[0]),
+                  shown: parseInt(badges[0].textContent.replace(/\D/g, ''), 10), listed: entries.length});
+        break;
+      }
+    }
+  }
+  return out;
 }"""
 
 CURRENCY = re.compile(r"(?<![A-Za-z])(?:[$€£¥₹]|US\$|USD|EUR|GBP)\s?-?\d|\d[\d,.]*\s?(?:€|£|USD|EUR|GBP)\b")
@@ -205,6 +235,7 @@ class PageModel:
     links: list[dict]
     images: int
     texts: list[str]
+    badges: list[dict] = field(default_factory=list)
 
     def currencies(self) -> dict[str, list[str]]:
         """Currency symbol -> the texts showing an amount in it."""
@@ -253,7 +284,7 @@ def read_model(page: Page) -> PageModel:
         url=raw["url"], title=raw["title"], forms=forms, outside=[_field(x) for x in raw["outside"]],
         list_sel=lst.get("sel"), list_key=lst.get("key"), list_count=lst.get("count", 0), dialogs=raw["dialogs"],
         counts=raw["counts"], button_groups=raw["buttonGroups"], headings=raw["headings"], links=raw["links"],
-        images=raw["images"], texts=raw["texts"],
+        images=raw["images"], texts=raw["texts"], badges=page.evaluate(BADGES_JS),
     )
 
 
