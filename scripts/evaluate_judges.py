@@ -18,7 +18,8 @@ Judges and how their figures are obtained:
   with the threshold that maximises agreement on the whole set: optimistic.
 * ``naive (CV)``: the same rule, threshold chosen on the training instances of
   each leave-one-instance-out fold.
-* ``naive (shipped)``: the threshold stored by ``eval/calibrate.py`` (seed set).
+* ``naive (shipped)``: ``EmbeddingJudge`` as stored by ``eval/calibrate.py`` (its
+  calibration uses this set's annotation passes too, so it is not held out).
 * ``trained (CV)``: the trained judge, C and threshold chosen by inner grouped CV
   and the model fitted on the training instances of each leave-one-instance-out fold.
 * ``trained (shipped, in-sample)``: the stored artifact, fitted on all of this set.
@@ -50,13 +51,13 @@ def _ids(cl: Checklist) -> list[int]:
     return [g.id for g in cl.instance.checklist]
 
 
-def naive_similarities(checklists: list[Checklist], cache_path) -> tuple[list, dict]:
-    """Similarity matrices of the shipped naive embedding judge, and its calibration."""
-    from eval.judges.embedding import EmbeddingJudge, read_calibration
+def naive_similarities(checklists: list[Checklist], cache_path) -> tuple[list, object]:
+    """Cosine similarities (description+expected vs gold, all-MiniLM-L6-v2), and the shipped naive judge."""
+    from eval.judges.embedding import EmbeddingJudge
 
-    calib = read_calibration()
-    judge = EmbeddingJudge(threshold=calib["threshold"], text_mode=calib["text_mode"], cache_path=cache_path)
-    return judge.similarity_matrices([(cl.instance, cl.items) for cl in checklists]), calib
+    shipped = EmbeddingJudge(cache_path=cache_path)
+    plain = EmbeddingJudge(threshold=0.0, text_mode="description+expected", dimension_bonus=0.0, cache_path=cache_path)
+    return plain.similarity_matrices([(cl.instance, cl.items) for cl in checklists]), shipped
 
 
 def evaluate(dataset: Path, root: Path, *, with_llm: bool = False, cache_path="default", progress=print) -> dict:
@@ -67,7 +68,7 @@ def evaluate(dataset: Path, root: Path, *, with_llm: bool = False, cache_path="d
     runs: dict[str, dict] = {}
 
     t0 = time.perf_counter()
-    sims, calib = naive_similarities(checklists, cache_path)
+    sims, shipped = naive_similarities(checklists, cache_path)
     t_all, _ = best_threshold(sims, checklists, "reference")
     runs["naive (tuned on all)"] = {"matches": [assign(s, _ids(c), t_all) for s, c in zip(sims, checklists)],
                                     "how": f"threshold {t_all:.3f} maximising agreement on all 730 items (optimistic)"}
@@ -75,8 +76,9 @@ def evaluate(dataset: Path, root: Path, *, with_llm: bool = False, cache_path="d
     ts = [c["threshold"] for c in cv.choices]
     runs["naive (CV)"] = {"matches": cv.matches,
                           "how": f"leave-one-instance-out; threshold chosen per fold ({min(ts):.3f}..{max(ts):.3f})"}
-    runs["naive (shipped)"] = {"matches": [assign(s, _ids(c), calib["threshold"]) for s, c in zip(sims, checklists)],
-                               "how": f"stored calibration (threshold {calib['threshold']:.3f}, {calib.get('source')})"}
+    runs["naive (shipped)"] = {"matches": shipped.match_many([(c.instance, c.items) for c in checklists]),
+                               "how": f"EmbeddingJudge with its stored calibration, {shipped.info.label()} "
+                                      f"({shipped.info.details.get('calibration')}; calibrated partly on this set)"}
     progress(f"naive judge: {time.perf_counter() - t0:.1f} s")
 
     t0 = time.perf_counter()
@@ -150,7 +152,7 @@ def print_report(results: dict, annotators: dict, timed: dict | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = Console(width=200)
     t = Table(title="Item level (labels: gold id or none)")
     for col in ("judge", "agreement", "kappa", "agr. w/o guide ex.", "agr. annot. A", "agr. annot. B", "matched", "ref. matched"):
         t.add_column(col, justify="left" if col == "judge" else "right")

@@ -196,3 +196,15 @@ def test_real_judge_offline_constraints_determinism_and_trained_agreement(dev_se
 def test_guide_examples_are_in_the_set(dev_set):
     keys = {k for cl in dev_set for k in cl.keys()}
     assert GUIDE_EXAMPLES <= keys and len(GUIDE_EXAMPLES) == 26
+
+
+def test_get_judge_embedding_is_the_trained_judge_and_the_naive_one_stays_reachable(tmp_path):
+    from eval.judges import JUDGES, get_judge
+    from eval.judges.embedding import EmbeddingJudge
+
+    trained = get_judge("embedding", {"cache_path": tmp_path / "t.sqlite"})
+    assert isinstance(trained, TrainedJudge) and trained.threshold == read_model()["threshold"]
+    assert get_judge("embedding", {"threshold": 0.9, "cache_path": None}).threshold == 0.9
+    naive = get_judge("embedding-naive", {"cache_path": tmp_path / "n.sqlite"})
+    assert isinstance(naive, EmbeddingJudge) and naive.info.name == "embedding-naive"
+    assert {"embedding", "embedding-naive"} <= set(JUDGES)

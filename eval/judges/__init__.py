@@ -1,4 +1,8 @@
-"""Item-matching judges behind one interface: ``oracle``, ``llm`` and ``embedding``."""
+"""Item-matching judges behind one interface: ``oracle``, ``llm``, ``embedding`` and ``embedding-naive``.
+
+``embedding`` is the trained offline judge (``eval/judges/trained.py``);
+``embedding-naive`` the plain cosine-threshold judge (``eval/judges/embedding.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from typing import Any
 
 from eval.judges.base import Judge, JudgeError, JudgeInfo, Matches, check_matches
 
-JUDGES = ("oracle", "llm", "embedding")
+JUDGES = ("oracle", "llm", "embedding", "embedding-naive")
 
 __all__ = ["JUDGES", "Judge", "JudgeError", "JudgeInfo", "Matches", "check_matches", "get_judge"]
 
@@ -24,8 +28,10 @@ def get_judge(name: str, settings: Any = None) -> Judge:
 
     ``settings`` (a mapping or an object with attributes) is optional:
     ``llm`` reads ``model`` / ``base_url`` / ``api_key`` / ``batch_size`` ...
-    (or ``judge_model`` ...; see ``LLMJudgeSettings``), ``embedding`` reads
-    ``threshold``, ``text_mode`` and ``cache_path`` (defaults: the stored calibration).
+    (or ``judge_model`` ...; see ``LLMJudgeSettings``), ``embedding`` (trained)
+    reads ``threshold`` (on the match probability) and ``cache_path`` (defaults:
+    the stored model), ``embedding-naive`` reads ``threshold`` (on the cosine),
+    ``text_mode`` and ``cache_path`` (defaults: the stored calibration).
     """
     if name == "oracle":
         from eval.judges.oracle import OracleJudge
@@ -36,6 +42,11 @@ def get_judge(name: str, settings: Any = None) -> Judge:
 
         return LLMJudge(chat_model=_get(settings, "chat_model"), settings=settings)
     if name == "embedding":
+        from eval.judges.trained import TrainedJudge
+
+        opts = {k: v for k in ("threshold", "cache_path") if (v := _get(settings, k)) is not None}
+        return TrainedJudge(**opts)
+    if name == "embedding-naive":
         from eval.judges.embedding import EmbeddingJudge
 
         kwargs: dict[str, Any] = {}
@@ -43,5 +54,7 @@ def get_judge(name: str, settings: Any = None) -> Judge:
             value = _get(settings, key)
             if value is not None:
                 kwargs[key] = value
-        return EmbeddingJudge(**kwargs)
+        naive = EmbeddingJudge(**kwargs)
+        naive.info = naive.info.model_copy(update={"name": "embedding-naive"})
+        return naive
     raise ValueError(f"unknown judge {name!r}; choose one of {', '.join(JUDGES)}")
