@@ -1,7 +1,13 @@
 """Deterministic probes: checks any tester can run on a page without a model.
 
 Each finding names the page, the element, a short text and (when a folder is
-given) a screenshot.
+given) a screenshot. :func:`run_probes` runs the generic ones on one page; the
+modules below act on forms, lists and controls step by step through a
+:class:`~webtester.probes.session.ProbeSession` (used by the rule-based baseline):
+``forms`` (invalid values, required choices, feedback, clearing, persistence),
+``lists`` (search, filters, empty states, counts), ``controls`` (dead controls,
+dialogs, votes), ``content`` (currencies, list header counts), and ``tool``
+(``run_probes`` as a tool for the testing agent).
 """
 
 from __future__ import annotations
