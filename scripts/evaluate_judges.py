@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/evaluate_judges.py                 # naive and trained judges, cross-validated
     .venv/bin/python scripts/evaluate_judges.py --timing        # ... and time the shipped judge on 100 instances
+    .venv/bin/python scripts/evaluate_judges.py --timing --threads 1   # ... timing with one torch thread
     .venv/bin/python scripts/evaluate_judges.py --llm           # ... and the LLM judge (needs a configured endpoint)
     .venv/bin/python scripts/evaluate_judges.py --json out.json # all figures as JSON
 
@@ -142,8 +143,10 @@ def timing(n: int = 100, dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_
         judge = TrainedJudge(cache_path=Path(tmp) / "cache.sqlite")
         judge.match_many(pairs)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    import torch
+
     load = os.getloadavg()[0]
-    return {"instances": len(pairs), "predicted_items": sum(len(p) for _, p in pairs),
+    return {"torch_threads": torch.get_num_threads(), "instances": len(pairs), "predicted_items": sum(len(p) for _, p in pairs),
             "gold_items": sum(len(i.checklist) for i, _ in pairs), "wall_seconds": round(wall, 2),
             "cpu_seconds": round(cpu, 2), "load_average_1min": round(load, 2)}
 
@@ -184,7 +187,8 @@ def print_report(results: dict, annotators: dict, timed: dict | None) -> None:
         console.print(f"[bold]{name}[/bold]: {r['how']}", highlight=False)
     if timed:
         console.print(f"timing: {timed['instances']} instances, {timed['predicted_items']} predicted / {timed['gold_items']} gold "
-                      f"items: {timed['wall_seconds']} s wall, {timed['cpu_seconds']} s CPU (load average {timed['load_average_1min']})",
+                      f"items: {timed['wall_seconds']} s wall, {timed['cpu_seconds']} s CPU with {timed['torch_threads']} torch thread(s) "
+                      f"(load average {timed['load_average_1min']})",
                       highlight=False)
 
 
@@ -194,8 +198,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--root", type=Path, default=MATCHING_ROOT)
     parser.add_argument("--llm", action="store_true", help="also the LLM judge (OPENAI_API_KEY / OPENAI_BASE_URL / model settings)")
     parser.add_argument("--timing", action="store_true", help="time the shipped trained judge on 100 instances (cold cache)")
+    parser.add_argument("--threads", type=int, help="torch threads for the timing (default: torch's own choice)")
     parser.add_argument("--json", type=Path, help="write every figure to this JSON file")
     args = parser.parse_args(argv)
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
     results = evaluate(args.dataset, args.root, with_llm=args.llm, progress=lambda m: print(m, file=sys.stderr))
     annotators = annotator_agreement(args.dataset, args.root)
     timed = timing(dataset=args.dataset, root=args.root) if args.timing else None
