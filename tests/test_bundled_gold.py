@@ -14,8 +14,9 @@ IDS = [i.index for i in INSTANCES]
 
 @pytest.mark.browser
 @pytest.mark.parametrize("inst", INSTANCES, ids=IDS)
-def test_shipped_build_matches_gold(inst, browser):
+def test_shipped_build_matches_gold(inst, browser, tmp_path_factory):
     with serve_app(inst, "shipped") as server:
+        _screenshot_start_page(browser, server.url, tmp_path_factory.getbasetemp() / "app-screenshots" / f"{inst.index}.png")
         outcomes = run_checks(inst, server.url, browser)
     wrong = [
         f"item {i.id} ({i.defect or 'no defect'}): gold pass={i.passed}, check={outcomes[i.id].passed} {outcomes[i.id].message}"
@@ -23,6 +24,29 @@ def test_shipped_build_matches_gold(inst, browser):
         if outcomes[i.id].passed != i.passed
     ]
     assert not wrong, "\n".join(wrong)
+
+
+def _screenshot_start_page(browser, url, path):
+    """Save the start page as a person sees it, and check that it is a styled product page."""
+    from webtester.browser.chromium import VIEWPORT
+
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path))
+        style = page.evaluate(
+            """() => ({sheets: [...document.styleSheets].reduce((n, s) => n + s.cssRules.length, 0),
+                      font: getComputedStyle(document.body).fontFamily,
+                      headings: document.querySelectorAll('h1, h2').length,
+                      buttons: document.querySelectorAll('button, a[href]').length})"""
+        )
+    finally:
+        context.close()
+    assert path.stat().st_size > 20_000, "start page screenshot is nearly empty"
+    assert style["sheets"] >= 20 and "Times" not in style["font"], f"start page looks unstyled: {style}"
+    assert style["headings"] >= 1 and style["buttons"] >= 3, f"start page has no product structure: {style}"
 
 
 @pytest.mark.browser
