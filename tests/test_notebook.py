@@ -71,7 +71,3 @@ def test_analysis_notebook_executes(tmp_path, webtestbench_path):
     assert names <= {p.name for p in out.glob("*.png")}
     for name in names:
         assert (out / name).stat().st_size > 10_000
-    if os.environ.get("WEBTESTER_KEEP_FIGURES"):
-        import shutil
-
-        shutil.copytree(out, os.environ["WEBTESTER_KEEP_FIGURES"], dirs_exist_ok=True)

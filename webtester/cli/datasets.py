@@ -15,7 +15,6 @@ def stats(
 ) -> None:
     """Print instances, gold items and failing items per dimension and per category."""
     from rich.console import Console
-    from rich.table import Table
 
     from webtester.datasets import DatasetError, load_dataset
     from webtester.datasets.stats import dataset_stats
@@ -33,18 +32,20 @@ def stats(
         f"({per_item:.1f} per instance), {s.total.failing:,} failing",
         soft_wrap=True,
     )
-    dims = Table(title="Per dimension (class)")
-    for col in ("dimension", "instances", "items", "failing", "failing %"):
-        dims.add_column(col, justify="left" if col == "dimension" else "right")
-    for dim, c in s.by_dimension.items():
-        dims.add_row(dim.value, f"{c.instances:,}", f"{c.items:,}", f"{c.failing:,}", _pct(c.failing, c.items))
-    console.print(dims)
-    cats = Table(title="Per category")
-    for col in ("category", "instances", "items", "failing", "failing %"):
-        cats.add_column(col, justify="left" if col == "category" else "right")
-    for cat, c in s.by_category.items():
-        cats.add_row(cat.value, f"{c.instances:,}", f"{c.items:,}", f"{c.failing:,}", _pct(c.failing, c.items))
-    console.print(cats)
+    console.print(_counts_table("Per dimension (class)", "dimension", {d.value: c for d, c in s.by_dimension.items()}))
+    console.print(_counts_table("Per category", "category", {c.value: n for c, n in s.by_category.items()}))
+
+
+def _counts_table(title: str, first: str, rows: dict):
+    """A rich table of instances, items and failing items per slice."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for col in (first, "instances", "items", "failing", "failing %"):
+        table.add_column(col, justify="left" if col == first else "right")
+    for name, c in rows.items():
+        table.add_row(name, f"{c.instances:,}", f"{c.items:,}", f"{c.failing:,}", _pct(c.failing, c.items))
+    return table
 
 
 def _pct(num: int, den: int) -> str:

@@ -230,6 +230,12 @@ def _outcome(before: PageState, after: PageState) -> str:
     return "unclear"
 
 
+def _form_finding(page: Page, ctx: ProbeContext, probe: str, url: str, form: str, message: str, **details) -> Finding:
+    """A finding about a whole form, with a screenshot of the page as it is now."""
+    return Finding(probe=probe, page_url=url, element=form, message=message,
+                   screenshot=ctx.shots.take(page, probe), details=details)
+
+
 def form_probes(page: Page, ctx: ProbeContext) -> list[Finding]:
     """For every visible form: empty submission, double submission, and whether its data survives a reload."""
     findings: list[Finding] = []
@@ -258,16 +264,11 @@ def form_probes(page: Page, ctx: ProbeContext) -> list[Finding]:
         _settle(page)
         after = page_state(page, ctx)
         if not blocked and _outcome(before, after) == "accepted":
-            findings.append(
-                Finding(
-                    probe="empty-form-accepted",
-                    page_url=before.url,
-                    element=label,
-                    message="submitting the form with every field empty was accepted (no validation message)",
-                    screenshot=ctx.shots.take(page, "empty-form-accepted"),
-                    details={"new_text": after.new_lines(before)[:5]},
-                )
-            )
+            findings.append(_form_finding(
+                page, ctx, "empty-form-accepted", before.url, label,
+                "submitting the form with every field empty was accepted (no validation message)",
+                new_text=after.new_lines(before)[:5],
+            ))
         _restart(page, ctx)
 
         # 2. double submission with valid data
@@ -289,16 +290,10 @@ def form_probes(page: Page, ctx: ProbeContext) -> list[Finding]:
             token,
         )
         if copies >= 2:
-            findings.append(
-                Finding(
-                    probe="duplicate-submission",
-                    page_url=before.url,
-                    element=label,
-                    message=f"a quick double click on submit created {copies} copies of the same entry",
-                    screenshot=ctx.shots.take(page, "duplicate-submission"),
-                    details={"copies": copies},
-                )
-            )
+            findings.append(_form_finding(
+                page, ctx, "duplicate-submission", before.url, label,
+                f"a quick double click on submit created {copies} copies of the same entry", copies=copies,
+            ))
 
         # 3. does what was just created survive a reload?
         if copies >= 1:
@@ -306,14 +301,9 @@ def form_probes(page: Page, ctx: ProbeContext) -> list[Finding]:
             _settle(page)
             still = page.evaluate("(token) => document.body.innerText.includes(token)", token)
             if not still:
-                findings.append(
-                    Finding(
-                        probe="state-lost-on-reload",
-                        page_url=before.url,
-                        element=label,
-                        message="an entry created through this form is gone after reloading the page",
-                        screenshot=ctx.shots.take(page, "state-lost-on-reload"),
-                    )
-                )
+                findings.append(_form_finding(
+                    page, ctx, "state-lost-on-reload", before.url, label,
+                    "an entry created through this form is gone after reloading the page",
+                ))
         _restart(page, ctx)
     return findings
