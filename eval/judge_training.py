@@ -13,12 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from eval.encoder_tuning import Adapter, TuningConfig, adapter_digest, release_adapter, tune_encoder
 from eval.judge_dev import Checklist, Label
 from eval.judge_features import FEATURES
-from eval.judges.trained import PairModel, assign
+from eval.judges.trained import PackagedEncoder, PairFeaturizer, PairModel, assign, forget_vectors
 
 C_GRID = (0.03, 0.1, 0.3, 1.0)
 INNER_FOLDS = 5
+TUNING_FOLDS = 4  # cross-fitting folds for the features the classifier learns from
 
 
 @dataclass
@@ -165,4 +167,79 @@ def cross_validate_threshold(
             if cl.index in fold:
                 matches[i] = assign(sims[i], [g.id for g in cl.instance.checklist], t)
         choices.append({"held_out": fold, "threshold": t, "train_agreement": agr})
+    return FoldResult(matches, choices)  # type: ignore[arg-type]
+
+
+def _features_with(adapter: Adapter | None, checklists: Sequence[Checklist], cache_path) -> list[np.ndarray]:
+    encoder = PackagedEncoder(cache_path, adapter)
+    try:
+        return PairFeaturizer(encoder).features([(cl.instance, cl.items) for cl in checklists])
+    finally:
+        if adapter is not None:
+            release_adapter(adapter)
+            forget_vectors(adapter_digest(adapter))
+
+
+def cross_fitted_tensors(
+    checklists: Sequence[Checklist],
+    source: str = "reference",
+    *,
+    folds: int = TUNING_FOLDS,
+    config: TuningConfig = TuningConfig(),
+    progress: Callable[[str], None] | None = None,
+) -> list[np.ndarray]:
+    """Pair features of every checklist from an encoder tuned without its instance.
+
+    The classifier must learn how far to trust similarities on items the
+    encoder was not tuned on, as at use time; features from an encoder tuned on
+    the same items would be optimistic.
+    """
+    out: list[np.ndarray | None] = [None] * len(checklists)
+    for k, fold in enumerate(instance_folds([cl.index for cl in checklists], folds), 1):
+        held = [i for i, cl in enumerate(checklists) if cl.index in fold]
+        adapter = tune_encoder([cl for cl in checklists if cl.index not in fold], source, config)
+        for i, x in zip(held, _features_with(adapter, [checklists[i] for i in held], None)):
+            out[i] = x
+        if progress:
+            progress(f"cross-fitting {k}/{folds}: encoder tuned without {', '.join(fold)}")
+    return out  # type: ignore[return-value]
+
+
+def fit_tuned(
+    checklists: Sequence[Checklist],
+    source: str = "reference",
+    *,
+    folds: int = TUNING_FOLDS,
+    config: TuningConfig = TuningConfig(),
+    progress: Callable[[str], None] | None = None,
+) -> tuple[Adapter, PairModel, float, dict]:
+    """The tuned judge: classifier (C, threshold) on cross-fitted features, encoder tuned on all ``checklists``."""
+    tensors = cross_fitted_tensors(checklists, source, folds=folds, config=config, progress=progress)
+    model, threshold, info = select_and_fit(checklists, tensors, source)
+    adapter = tune_encoder(checklists, source, config)
+    return adapter, model, threshold, {**info, "tuning_folds": folds, "tuning": config.as_dict()}
+
+
+def cross_validate_tuned(
+    checklists: Sequence[Checklist],
+    source: str = "reference",
+    *,
+    outer_folds: int = 4,
+    inner_folds: int = 3,
+    config: TuningConfig = TuningConfig(),
+    progress: Callable[[str], None] | None = None,
+) -> FoldResult:
+    """Out-of-fold matches of the tuned judge: encoder tuning, C and threshold all chosen without the held-out instances."""
+    matches: list[list[Label] | None] = [None] * len(checklists)
+    choices = []
+    for fold in instance_folds([cl.index for cl in checklists], outer_folds):
+        train = [cl for cl in checklists if cl.index not in fold]
+        held = [i for i, cl in enumerate(checklists) if cl.index in fold]
+        adapter, model, threshold, info = fit_tuned(train, source, folds=inner_folds, config=config)
+        for i, x in zip(held, _features_with(adapter, [checklists[i] for i in held], None)):
+            matches[i] = assign(model.probability(x), [g.id for g in checklists[i].instance.checklist], threshold)
+        choices.append({"held_out": fold, "C": info["C"], "threshold": threshold,
+                        "inner_agreement": info["inner_agreement"]})
+        if progress:
+            progress(f"fold {len(choices)}/{outer_folds}: held out {', '.join(fold)} (C={info['C']}, t={threshold:.3f})")
     return FoldResult(matches, choices)  # type: ignore[arg-type]

@@ -3,10 +3,14 @@
     .venv/bin/python scripts/train_judge.py            # select, fit and print (nothing written)
     .venv/bin/python scripts/train_judge.py --write    # ... and store eval/models/trained_judge.json
 
-Procedure (deterministic): pair features of every predicted item against every
-gold item of its instance (``eval.judge_features``); the regularisation C and
-the match threshold are chosen by grouped (by instance) cross-validation over
-the development instances; the logistic model is then fitted on all of them.
+Procedure (deterministic for a given thread count): the packaged encoder's bias
+terms are tuned on the matched items (``eval.encoder_tuning``); pair features of
+every predicted item against every gold item of its instance
+(``eval.judge_features``) are computed with an encoder tuned without that
+instance (4-fold cross-fitting by instance); the regularisation C and the match
+threshold are chosen by grouped (by instance) cross-validation over those
+features, the logistic model is fitted on all of them, and the encoder tuned on
+all instances is stored beside it (``eval/models/tuned_encoder.npz``).
 The artifact records the data it was fitted on (file hashes, instances), the
 choices, and its in-sample agreement per instance (used by the tests to check
 that code and artifact still agree). Cross-validated figures come from
@@ -26,11 +30,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from eval.judge_dev import DEFAULT_DATASET, MATCHING_ROOT, judge_figures, load_dev_set  # noqa: E402
-from eval.judge_training import C_GRID, INNER_FOLDS, select_and_fit  # noqa: E402
+from eval.encoder_tuning import adapter_digest, save_adapter  # noqa: E402
+from eval.judge_training import C_GRID, INNER_FOLDS, fit_tuned  # noqa: E402
 from eval.judges.embedding import model_id  # noqa: E402
 from eval.judges.trained import FORMAT, MODEL_FILE, PackagedEncoder, PairFeaturizer, assign  # noqa: E402
 
-VERSION = 1
+VERSION = 2
+ADAPTER_FILE = "tuned_encoder.npz"
 
 
 def _sha256(path: Path) -> str:
@@ -38,11 +44,11 @@ def _sha256(path: Path) -> str:
 
 
 def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: str = "reference",
-          cache_path: Path | None | str = "default") -> dict:
-    """Fit the judge on the development set; returns the artifact as a dict."""
+          cache_path: Path | None | str = "default", progress=print) -> tuple[dict, dict]:
+    """Fit the judge on the development set; returns the artifact as a dict and the tuned encoder values."""
     checklists = load_dev_set(root, dataset)
-    tensors = PairFeaturizer(PackagedEncoder(cache_path)).features([(cl.instance, cl.items) for cl in checklists])
-    model, threshold, info = select_and_fit(checklists, tensors, source)
+    adapter, model, threshold, info = fit_tuned(checklists, source, progress=progress)
+    tensors = PairFeaturizer(PackagedEncoder(cache_path, adapter)).features([(cl.instance, cl.items) for cl in checklists])
     matches = [assign(model.probability(x), [g.id for g in cl.instance.checklist], threshold)
                for cl, x in zip(checklists, tensors)]
     per_instance = {}
@@ -54,8 +60,10 @@ def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: s
     return {
         "format": FORMAT,
         "version": VERSION,
-        "judge": "trained pair classifier (logistic regression) over embedding and lexical features",
+        "judge": "trained pair classifier (logistic regression) over embedding and lexical features, bias-tuned encoder",
         "encoder": model_id(),
+        "adapter": {"file": ADAPTER_FILE, "digest": adapter_digest(adapter),
+                    "parameters": int(sum(v.size for v in adapter.values()))},
         "rule": "per predicted item: the gold item of highest match probability if it reaches the threshold, else none",
         "threshold": threshold,
         "model": model.to_json(),
@@ -71,7 +79,7 @@ def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: s
         "in_sample": {"agreement": round(overall["agreement"], 6), "kappa": round(overall["kappa"], 6),
                       "per_instance": per_instance,
                       "note": "fitted and measured on the same data: optimistic; see eval/matching/README.md for cross-validated figures"},
-    }
+    }, adapter
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -81,17 +89,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--write", action="store_true", help=f"store the artifact in {MODEL_FILE.relative_to(ROOT)}")
     parser.add_argument("--out", type=Path, default=MODEL_FILE, help="where --write stores the artifact")
     args = parser.parse_args(argv)
-    artifact = train(args.dataset, args.root)
+    artifact, adapter = train(args.dataset, args.root)
     text = json.dumps(artifact, indent=1)
     summary = {k: artifact[k] for k in ("threshold", "selection", "in_sample")}
     summary["in_sample"] = {k: v for k, v in artifact["in_sample"].items() if k != "per_instance"}
     print(json.dumps(summary, indent=2))
     if args.write:
         args.out.parent.mkdir(parents=True, exist_ok=True)
+        save_adapter(adapter, args.out.parent / ADAPTER_FILE)
         tmp = args.out.with_suffix(".tmp")
         tmp.write_text(text + "\n", encoding="utf-8")
         tmp.replace(args.out)
-        print(f"written: {args.out} ({args.out.stat().st_size} bytes)")
+        for path in (args.out.parent / ADAPTER_FILE, args.out):
+            print(f"written: {path} ({path.stat().st_size} bytes)")
 
 
 if __name__ == "__main__":

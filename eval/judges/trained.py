@@ -15,8 +15,11 @@ the stored threshold, otherwise to none; a gold item may receive several
 predicted items.
 
 The encoder is the packaged all-MiniLM-L6-v2 of the embedding judge (offline,
-CPU); its sentence and contextual token vectors are kept in memory for the
-process, so the judge needs no network and no other model.
+CPU) with its bias terms tuned for item matching (``eval.encoder_tuning``; the
+tuned values are stored beside the artifact in ``eval/models/tuned_encoder.npz``
+and checked against the digest the artifact records). Its sentence and
+contextual token vectors are kept in memory for the process, so the judge needs
+no network and no other model.
 """
 
 from __future__ import annotations
@@ -25,15 +28,16 @@ import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from eval.encoder_tuning import adapted_encoder, adapter_digest, load_adapter
 from eval.judge_features import FEATURES, Encoder, pair_features, texts_needed
 from eval.judges.base import Judge, JudgeError, JudgeInfo, Matches
-from eval.judges.embedding import MODEL_NAME, default_cache_path, load_encoder, model_id
+from eval.judges.embedding import MODEL_NAME, default_cache_path, model_id
 from webtester.models import Instance, TestItem
 
 MODEL_FILE = Path(__file__).resolve().parents[1] / "models" / "trained_judge.json"
@@ -89,8 +93,28 @@ def read_model(path: Path = MODEL_FILE) -> dict:
     return data
 
 
-_token_memory: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # text -> (sentence vector, token vectors), per process
+def read_adapter(model_path: Path, data: dict) -> dict[str, np.ndarray] | None:
+    """The tuned-encoder values an artifact names (beside it), checked against the recorded digest."""
+    spec = data.get("adapter")
+    if not spec:
+        return None
+    adapter = load_adapter(model_path.parent / spec["file"])
+    if adapter_digest(adapter) != spec["digest"]:
+        raise JudgeError(f"{model_path.parent / spec['file']}: digest {adapter_digest(adapter)} does not match "
+                         f"{spec['digest']} recorded in {model_path.name}; retrain")
+    return adapter
+
+
+# model id -> text -> (sentence vector, token vectors), per process
+_token_memory: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}
 _token_lock = threading.Lock()
+
+
+def forget_vectors(adapter_key: str | None = None) -> None:
+    """Drop the in-process vectors computed with the adapter of digest ``adapter_key`` (None: all vectors)."""
+    with _token_lock:
+        for model in [m for m in _token_memory if adapter_key is None or m.endswith(f"+tuned:{adapter_key}")]:
+            del _token_memory[model]
 
 
 def default_token_cache() -> Path:
@@ -99,17 +123,21 @@ def default_token_cache() -> Path:
 
 
 class PackagedEncoder:
-    """Sentence and token vectors from the packaged all-MiniLM-L6-v2 (offline, CPU).
+    """Sentence and token vectors from the packaged all-MiniLM-L6-v2 (offline, CPU), optionally bias-tuned.
 
-    Vectors are kept in memory for the process and, unless ``cache_path`` is
-    None, in a SQLite file keyed by model and text (token vectors as float16).
+    ``adapter`` holds tuned bias values (``eval.encoder_tuning``); None uses the
+    model as packaged. Vectors are kept in memory for the process and, unless
+    ``cache_path`` is None, in a SQLite file keyed by model, adapter and text
+    (token vectors as float16).
     """
 
     batch_size = 64
 
-    def __init__(self, cache_path: Path | str | None = "default") -> None:
+    def __init__(self, cache_path: Path | str | None = "default", adapter: Mapping[str, np.ndarray] | None = None) -> None:
         self.path = default_token_cache() if cache_path == "default" else (Path(cache_path) if cache_path else None)
-        self.model = model_id()
+        self.adapter = dict(adapter) if adapter else None
+        self.model = model_id() + (f"+tuned:{adapter_digest(self.adapter)}" if self.adapter else "")
+        self.memory = _token_memory.setdefault(self.model, {})
 
     def _key(self, text: str) -> str:
         return hashlib.sha256(f"{self.model}\ntokens\n{text}".encode()).hexdigest()
@@ -123,7 +151,7 @@ class PackagedEncoder:
         return con
 
     def _compute(self, texts: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        model = load_encoder()
+        model = adapted_encoder(self.adapter)
         special = set(model.tokenizer.all_special_ids)
         outputs = model.encode(texts, output_value=None, batch_size=self.batch_size,
                                convert_to_numpy=True, show_progress_bar=False)
@@ -141,7 +169,7 @@ class PackagedEncoder:
     def encode(self, texts: Sequence[str]) -> None:
         """Encode every text not encoded yet (memory, then disk, then the model in one batched pass)."""
         with _token_lock:
-            wanted = [t for t in dict.fromkeys(texts) if t not in _token_memory]
+            wanted = [t for t in dict.fromkeys(texts) if t not in self.memory]
             if not wanted:
                 return
             con = self._connect()
@@ -153,12 +181,12 @@ class PackagedEncoder:
                         chunk = items[i:i + 500]
                         rows = con.execute(f"SELECT key, sent, toks FROM vec WHERE key IN ({','.join('?' * len(chunk))})", chunk)
                         for k, sent, toks in rows:
-                            _token_memory[keys[k]] = (np.frombuffer(sent, dtype=np.float32),
+                            self.memory[keys[k]] = (np.frombuffer(sent, dtype=np.float32),
                                                       np.frombuffer(toks, dtype=np.float16).astype(np.float32).reshape(-1, 384))
-                    wanted = [t for t in wanted if t not in _token_memory]
+                    wanted = [t for t in wanted if t not in self.memory]
                 if wanted:
                     new = self._compute(wanted)
-                    _token_memory.update(new)
+                    self.memory.update(new)
                     if con is not None:
                         with con:
                             con.executemany("INSERT OR REPLACE INTO vec VALUES (?, ?, ?)", [
@@ -171,11 +199,11 @@ class PackagedEncoder:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         self.encode(texts)
-        return np.stack([_token_memory[t][0] for t in texts])
+        return np.stack([self.memory[t][0] for t in texts])
 
     def tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
         self.encode(texts)
-        return [_token_memory[t][1] for t in texts]
+        return [self.memory[t][1] for t in texts]
 
 
 class PairFeaturizer:
@@ -214,13 +242,14 @@ class TrainedJudge(Judge):
         trained_with = data.get("encoder")
         if trained_with and trained_with != model_id():
             raise JudgeError(f"{path}: trained with encoder {trained_with}, installed is {model_id()}; retrain")
-        self.featurizer = PairFeaturizer(encoder or PackagedEncoder(cache_path))
-        self.info = JudgeInfo(
-            name=name, model=model_id(), threshold=self.threshold,
-            details={"kind": "trained", "base_model": MODEL_NAME, "classifier": "logistic regression over pair features",
-                     "artifact": path.name, "artifact_version": data.get("version"),
-                     "rule": "argmax match probability >= threshold"},
-        )
+        adapter = read_adapter(path, data)
+        self.featurizer = PairFeaturizer(encoder or PackagedEncoder(cache_path, adapter))
+        details = {"kind": "trained", "base_model": MODEL_NAME, "classifier": "logistic regression over pair features",
+                   "artifact": path.name, "artifact_version": data.get("version"),
+                   "rule": "argmax match probability >= threshold"}
+        if adapter:
+            details["tuned_encoder"] = f"{data['adapter']['file']} ({adapter_digest(adapter)})"
+        self.info = JudgeInfo(name=name, model=model_id(), threshold=self.threshold, details=details)
 
     def probabilities(self, pairs: Sequence[tuple[Instance, Sequence[TestItem]]]) -> list[np.ndarray]:
         """Match probability (predicted x gold) for each instance."""
