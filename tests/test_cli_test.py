@@ -89,3 +89,13 @@ def test_scripted_and_replay_models_are_labelled(tmp_path):
     assert make_tester("llm", settings=Settings(), model=f"scripted:{DEMO}").name == "scripted"
     replay = make_tester("llm", settings=Settings(), model=f"replay:{tmp_path}")
     assert replay.name == "replay" and replay.describe()["replayed"] is True
+
+
+def test_baseline_tester_uses_the_configured_browser():
+    from webtester.runner import make_tester
+    from webtester.settings import load_settings
+
+    settings = load_settings(None, environ={"WEBTESTER_BROWSER": "/opt/chromium/chrome"})
+    assert make_tester("baseline", settings=settings).browser_path == "/opt/chromium/chrome"
+    with pytest.raises(ValueError, match="unknown tester 'nope'"):
+        make_tester("nope", settings=settings)

@@ -68,18 +68,18 @@ def app_starter(
 def make_tester(kind: str | None = None, *, settings: Any = None, model: str | None = None) -> Tester:
     """The tester for ``--tester`` (``llm`` default, ``baseline``) and ``--model`` (name, ``scripted:F``, ``replay:DIR``)."""
     kind = kind or "llm"
-    if kind == "baseline":
-        from webtester.agents.baseline import BaselineTester  # added with the rule-based baseline
-
-        return BaselineTester()
-    if kind not in ("llm", "scripted", "replay"):
+    if kind not in ("baseline", "llm", "scripted", "replay"):
         raise ValueError(f"unknown tester {kind!r} (expected llm or baseline)")
-    from webtester.agents.llm_tester import LLMTester
-
     if settings is None:
         from webtester.settings import load_settings
 
         settings = load_settings()
+    if kind == "baseline":
+        from webtester.agents.baseline import BaselineTester  # added with the rule-based baseline
+
+        return BaselineTester(browser_path=settings.browser_path)
+    from webtester.agents.llm_tester import LLMTester
+
     return LLMTester.from_settings(settings, model=model)
 
 
