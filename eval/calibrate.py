@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from webtester.datasets import load_dataset
+from webtester.datasets import json_lines, load_dataset
 from webtester.models import Dimension, Instance, TestItem
 
 EVAL_ROOT = Path(__file__).resolve().parent
@@ -91,17 +91,6 @@ class MatchingSet:
         return out
 
 
-def _read_jsonl(path: Path) -> list[dict]:
-    rows = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{n}: invalid JSON: {exc.msg}") from exc
-    return rows
-
-
 def _file_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -127,7 +116,7 @@ def load_matching_set(root: Path = MATCHING_ROOT, *, only: Iterable[str] | None 
             continue
         folder = pred_file.parent
         ms.sources.append(str(folder.relative_to(root.parent)))
-        for n, row in enumerate(_read_jsonl(pred_file), 1):
+        for n, row in json_lines(pred_file):
             try:
                 key = (row["index"], row["system"], row["item_id"])
                 item = TestItem(id=row["item_id"], dimension=Dimension(row["dimension"]), description=row["description"],
@@ -140,13 +129,13 @@ def load_matching_set(root: Path = MATCHING_ROOT, *, only: Iterable[str] | None 
             ms.source_of[key] = ms.sources[-1]
         ref_file = folder / "reference.jsonl"
         if ref_file.exists() and wanted(ref_file):
-            for n, row in enumerate(_read_jsonl(ref_file), 1):
+            for n, row in json_lines(ref_file):
                 ms.reference[(row["index"], row["system"], row["item_id"])] = _gold_id(row, ref_file, n)
         for ann_file in sorted((folder / "annotations").glob("*.jsonl")):
             if not wanted(ann_file):
                 continue
             annotator = f"{folder.relative_to(root)}/{ann_file.stem}".lstrip("./")
-            for n, row in enumerate(_read_jsonl(ann_file), 1):
+            for n, row in json_lines(ann_file):
                 key = (row["index"], row["system"], row["item_id"])
                 ms.labels.setdefault(key, {})[annotator] = _gold_id(row, ann_file, n)
     return ms

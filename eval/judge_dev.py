@@ -20,8 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from eval.calibrate import _read_jsonl as read_jsonl
-from webtester.datasets import load_dataset
+from webtester.datasets import json_lines, load_dataset
 from webtester.models import BugReport, Dimension, Instance, Status, TestItem, Verdict
 
 EVAL_ROOT = Path(__file__).resolve().parent
@@ -56,7 +55,7 @@ class Checklist:
 def read_labels(path: Path) -> dict[Key, Label]:
     """``(index, system, item_id) -> gold_id`` from an annotation-format JSONL file."""
     out: dict[Key, Label] = {}
-    for n, row in enumerate(read_jsonl(path), 1):
+    for n, row in json_lines(path):
         try:
             key = (row["index"], row["system"], row["item_id"])
         except KeyError as exc:
@@ -90,7 +89,7 @@ def load_dev_set(
     labels = {name: read_labels(Path(p)) for name, p in label_files.items()}
     groups: dict[tuple[str, str], Checklist] = {}
     path = root / "predicted.jsonl"
-    for n, row in enumerate(read_jsonl(path), 1):
+    for n, row in json_lines(path):
         index, system = row["index"], row["system"]
         if index in RESERVED and not allow_reserved:
             raise ValueError(f"{path}:{n}: {index} is reserved for independent validation")

@@ -170,8 +170,9 @@ def cross_validate_threshold(
     return FoldResult(matches, choices)  # type: ignore[arg-type]
 
 
-def _features_with(adapter: Adapter | None, checklists: Sequence[Checklist], cache_path) -> list[np.ndarray]:
-    encoder = PackagedEncoder(cache_path, adapter)
+def _features_with(adapter: Adapter | None, checklists: Sequence[Checklist]) -> list[np.ndarray]:
+    """Pair features with a fold's encoder; its vectors stay in memory only and are dropped afterwards."""
+    encoder = PackagedEncoder(None, adapter)
     try:
         return PairFeaturizer(encoder).features([(cl.instance, cl.items) for cl in checklists])
     finally:
@@ -198,7 +199,7 @@ def cross_fitted_tensors(
     for k, fold in enumerate(instance_folds([cl.index for cl in checklists], folds), 1):
         held = [i for i, cl in enumerate(checklists) if cl.index in fold]
         adapter = tune_encoder([cl for cl in checklists if cl.index not in fold], source, config)
-        for i, x in zip(held, _features_with(adapter, [checklists[i] for i in held], None)):
+        for i, x in zip(held, _features_with(adapter, [checklists[i] for i in held])):
             out[i] = x
         if progress:
             progress(f"cross-fitting {k}/{folds}: encoder tuned without {', '.join(fold)}")
@@ -236,7 +237,7 @@ def cross_validate_tuned(
         train = [cl for cl in checklists if cl.index not in fold]
         held = [i for i, cl in enumerate(checklists) if cl.index in fold]
         adapter, model, threshold, info = fit_tuned(train, source, folds=inner_folds, config=config)
-        for i, x in zip(held, _features_with(adapter, [checklists[i] for i in held], None)):
+        for i, x in zip(held, _features_with(adapter, [checklists[i] for i in held])):
             matches[i] = assign(model.probability(x), [g.id for g in checklists[i].instance.checklist], threshold)
         choices.append({"held_out": fold, "C": info["C"], "threshold": threshold,
                         "inner_agreement": info["inner_agreement"]})

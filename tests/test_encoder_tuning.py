@@ -151,9 +151,9 @@ def test_cross_fitted_features_never_come_from_an_encoder_tuned_on_their_instanc
     featurised: list[set[str]] = []
     real = judge_training._features_with
 
-    def spy(adapter, checklists, cache_path):
+    def spy(adapter, checklists):
         featurised.append({cl.index for cl in checklists})
-        return real(None, checklists, cache_path)
+        return real(None, checklists)
 
     monkeypatch.setattr(judge_training, "tune_encoder", fake_tune)
     monkeypatch.setattr(judge_training, "_features_with", spy)

@@ -11,10 +11,11 @@ folder is read as every ``*.csv`` / ``*.jsonl`` file in it.
 from __future__ import annotations
 
 import csv
-import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+
+from webtester.datasets import json_lines
 
 Key = tuple[str, str, str]  # (index, system, item_id)
 TEMPLATE_COLUMNS = ["annotator", "index", "system", "item_id", "dimension", "description", "action", "expected", "gold_id"]
@@ -72,15 +73,7 @@ def _read_file(path: Path) -> list[Annotation]:
             for lineno, row in enumerate(csv.DictReader(fh), start=2):
                 out.append(_record(row, f"{path}:{lineno}", path.stem))
     elif path.suffix == ".jsonl":
-        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise AnnotationError(f"{path}:{lineno}: invalid JSON: {exc.msg}") from None
-            if not isinstance(row, dict):
-                raise AnnotationError(f"{path}:{lineno}: expected a JSON object")
+        for lineno, row in json_lines(path, AnnotationError):
             out.append(_record(row, f"{path}:{lineno}", path.stem))
     else:
         raise AnnotationError(f"{path}: annotations must be .csv or .jsonl")

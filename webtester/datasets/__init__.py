@@ -1,5 +1,5 @@
 """Reading and writing benchmark datasets (WebTestBench JSONL and the markdown checklist format)."""
 
-from webtester.datasets.jsonl import DatasetError, load_dataset, write_jsonl
+from webtester.datasets.jsonl import DatasetError, json_lines, load_dataset, write_jsonl
 
-__all__ = ["DatasetError", "load_dataset", "write_jsonl"]
+__all__ = ["DatasetError", "json_lines", "load_dataset", "write_jsonl"]

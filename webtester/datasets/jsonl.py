@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -12,6 +13,24 @@ from webtester.models import Instance
 
 class DatasetError(ValueError):
     """A dataset file that cannot be read; the message names the file and line."""
+
+
+def json_lines(path: Path, error: type[Exception] = ValueError) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for every non-blank line of a JSONL file.
+
+    A line that is not valid JSON, or not a JSON object, raises ``error`` with
+    a message that starts with ``path:line``.
+    """
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise error(f"{path}:{lineno}: invalid JSON: {exc.msg} (column {exc.colno})") from None
+        if not isinstance(row, dict):
+            raise error(f"{path}:{lineno}: expected a JSON object, got {type(row).__name__}")
+        yield lineno, row
 
 
 def load_dataset(path: str | Path) -> list[Instance]:
@@ -28,14 +47,8 @@ def load_dataset(path: str | Path) -> list[Instance]:
     instances: list[Instance] = []
     seen: dict[str, str] = {}
     for file in files:
-        for lineno, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
+        for lineno, record in json_lines(file, DatasetError):
             where = f"{file}:{lineno}"
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DatasetError(f"{where}: invalid JSON: {exc.msg} (column {exc.colno})") from exc
             try:
                 inst = Instance.model_validate(record)
             except ValidationError as exc:
