@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import stats
 
-from eval.metrics import DIMENSIONS, Figures, InstanceScore, Summary
+from webtester.eval.metrics import DIMENSIONS, Figures, InstanceScore, Summary
 
 FIGURES = ("coverage", "precision", "recall", "f1")
 CONFIDENCE = 0.95

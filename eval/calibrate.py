@@ -22,7 +22,7 @@ Procedure (reproducible, no randomness):
 4. Agreement on the held-out part is reported, with a breakdown and the
    difference in coverage between judge and labels.
 
-Run: ``python -m eval.calibrate [--dataset WebTestBench.jsonl] [--write]``.
+Run: ``python -m webtester.eval.calibrate [--dataset WebTestBench.jsonl] [--write]``.
 """
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ def calibrate(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, *, on
 
     ``only`` / ``exclude``: files (relative to ``root``) to restrict the data to / to leave out.
     """
-    from eval.judges.embedding import MODEL_NAME, TEXT_MODES, EmbeddingJudge, model_id
+    from webtester.eval.judges.embedding import MODEL_NAME, TEXT_MODES, EmbeddingJudge, model_id
 
     if only is None and exclude:
         everything = load_matching_set(root).files
@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> None:
     text = json.dumps(record, indent=2)
     print(text)
     if args.write:
-        from eval.judges.embedding import CALIBRATION_FILE
+        from webtester.eval.judges.embedding import CALIBRATION_FILE
 
         CALIBRATION_FILE.parent.mkdir(parents=True, exist_ok=True)
         tmp = CALIBRATION_FILE.with_suffix(".tmp")

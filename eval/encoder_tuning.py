@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from eval.judge_features import clean, full_text
-from eval.judges.base import JudgeError
-from eval.judges.embedding import load_encoder
+from webtester.eval.judge_features import clean, full_text
+from webtester.eval.judges.base import JudgeError
+from webtester.eval.judges.embedding import load_encoder
 
 if TYPE_CHECKING:
-    from eval.judge_dev import Checklist
+    from webtester.eval.judge_dev import Checklist
 
 Adapter = dict[str, np.ndarray]  # parameter name -> tuned values
 

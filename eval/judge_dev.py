@@ -135,7 +135,7 @@ def item_agreement(pred: Sequence[Label], ref: Sequence[Label]) -> dict[str, flo
 
 def instance_figures(checklists: Sequence[Checklist], matches: Sequence[Sequence[Label]]) -> dict[str, np.ndarray]:
     """Per checklist: coverage, precision, recall, F1 from ``eval.metrics.score_instance``."""
-    from eval.metrics import score_instance
+    from webtester.eval.metrics import score_instance
 
     out: dict[str, list[float]] = {k: [] for k in INSTANCE_FIGURES}
     for cl, m in zip(checklists, matches):

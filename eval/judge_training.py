@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from eval.encoder_tuning import Adapter, TuningConfig, adapter_digest, release_adapter, tune_encoder
-from eval.judge_dev import Checklist, Label
-from eval.judge_features import FEATURES
-from eval.judges.trained import PackagedEncoder, PairFeaturizer, PairModel, assign, forget_vectors
+from webtester.eval.encoder_tuning import Adapter, TuningConfig, adapter_digest, release_adapter, tune_encoder
+from webtester.eval.judge_dev import Checklist, Label
+from webtester.eval.judge_features import FEATURES
+from webtester.eval.judges.trained import PackagedEncoder, PairFeaturizer, PairModel, assign, forget_vectors
 
 C_GRID = (0.03, 0.1, 0.3, 1.0)
 INNER_FOLDS = 5

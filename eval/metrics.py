@@ -428,7 +428,7 @@ def aggregate(
         instances=full,
     )
     if bootstrap > 0:
-        from eval.bootstrap import attach_intervals
+        from webtester.eval.bootstrap import attach_intervals
 
         attach_intervals(summary, n_resamples=bootstrap, seed=seed)
     return summary

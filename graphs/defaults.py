@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphs.context import AppHandle, BrowserHandle, RunContext
+from webtester.graphs.context import AppHandle, BrowserHandle, RunContext
 
 _CONTEXTS: dict[str, RunContext] = {}
 

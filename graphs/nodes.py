@@ -13,8 +13,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graphs.context import RunContext
-from graphs.state import TesterState
+from webtester.graphs.context import RunContext
+from webtester.graphs.state import TesterState
 from webtester.agents.base import InstanceBudget, ItemBudget
 from webtester.models import Cost, Evidence, InstanceResult, Status, TestItem, Verdict
 
@@ -22,7 +22,7 @@ from webtester.models import Cost, Evidence, InstanceResult, Status, TestItem, V
 def _ctx(runtime: Runtime[RunContext], state: TesterState) -> RunContext:
     if runtime.context is not None:
         return runtime.context
-    from graphs.defaults import default_context  # LangGraph tooling runs the graph without our runner
+    from webtester.graphs.defaults import default_context  # LangGraph tooling runs the graph without our runner
 
     return default_context(state)
 

@@ -20,8 +20,8 @@ from typing import Literal
 
 from langgraph.graph import END, START, StateGraph
 
-from graphs.context import RunContext
-from graphs.nodes import (
+from webtester.graphs.context import RunContext
+from webtester.graphs.nodes import (
     detect_item,
     generate_checklist,
     load_gold_checklist,
@@ -31,7 +31,7 @@ from graphs.nodes import (
     stop_app,
     write_results,
 )
-from graphs.state import TesterState
+from webtester.graphs.state import TesterState
 
 Mode = Literal["e2e", "oracle"]
 

@@ -104,7 +104,7 @@ def main() -> None:
     preds = predicted_checklists(instances, args.per_instance)
     mark("load dataset, generate predictions")
 
-    from eval.judges.embedding import EmbeddingJudge, load_encoder
+    from webtester.eval.judges.embedding import EmbeddingJudge, load_encoder
 
     judge = EmbeddingJudge(cache_path="default" if args.cache else None)
     load_encoder()
@@ -112,7 +112,7 @@ def main() -> None:
     matches = judge.match_many([(inst, items) for inst, (items, _, _) in zip(instances, preds)])
     mark("embed and match")
 
-    from eval.metrics import aggregate, score_instance
+    from webtester.eval.metrics import aggregate, score_instance
 
     scores = [score_instance(inst, items, verdicts, m) for inst, (items, verdicts, _), m in zip(instances, preds, matches)]
     mark("per-instance metrics")

@@ -46,13 +46,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from eval.judge_dev import (  # noqa: E402
+from webtester.eval.judge_dev import (  # noqa: E402
     DEFAULT_DATASET, GUIDE_EXAMPLES, INSTANCE_FIGURES, MATCHING_ROOT, Checklist, judge_figures, load_dev_set,
 )
-from eval.judge_training import (  # noqa: E402
+from webtester.eval.judge_training import (  # noqa: E402
     FoldResult, best_threshold, cross_validate_threshold, cross_validate_trained, cross_validate_tuned,
 )
-from eval.judges.trained import (  # noqa: E402
+from webtester.eval.judges.trained import (  # noqa: E402
     MODEL_FILE, PackagedEncoder, PairFeaturizer, TrainedJudge, assign, forget_vectors,
 )
 
@@ -66,7 +66,7 @@ def _ids(cl: Checklist) -> list[int]:
 
 def naive_similarities(checklists: list[Checklist], cache_path) -> tuple[list, object]:
     """Cosine similarities (description+expected vs gold, all-MiniLM-L6-v2), and the shipped naive judge."""
-    from eval.judges.embedding import EmbeddingJudge
+    from webtester.eval.judges.embedding import EmbeddingJudge
 
     shipped = EmbeddingJudge(cache_path=cache_path)
     plain = EmbeddingJudge(threshold=0.0, text_mode="description+expected", dimension_bonus=0.0, cache_path=cache_path)
@@ -121,7 +121,7 @@ def evaluate(dataset: Path, root: Path, *, with_llm: bool = False, with_tuned: b
             "how": "stored artifact, encoder tuned and classifier fitted on all of this set (optimistic)"}
 
     if with_llm:
-        from eval.judges import get_judge
+        from webtester.eval.judges import get_judge
         from webtester.settings import load_settings
 
         judge = get_judge("llm", load_settings(None))

@@ -15,7 +15,7 @@ import json
 import shutil
 from pathlib import Path
 
-from eval.correlation.study import load_predictions_file
+from webtester.eval.correlation.study import load_predictions_file
 from webtester.artifacts import write_json, write_text
 from webtester.datasets import load_dataset
 from webtester.models import InstanceResult

@@ -4,9 +4,9 @@
     .venv/bin/python scripts/train_judge.py --write    # ... and store eval/models/trained_judge.json
 
 Procedure (deterministic for a given thread count): the packaged encoder's bias
-terms are tuned on the matched items (``eval.encoder_tuning``); pair features of
+terms are tuned on the matched items (``webtester.eval.encoder_tuning``); pair features of
 every predicted item against every gold item of its instance
-(``eval.judge_features``) are computed with an encoder tuned without that
+(``webtester.eval.judge_features``) are computed with an encoder tuned without that
 instance (4-fold cross-fitting by instance); the regularisation C and the match
 threshold are chosen by grouped (by instance) cross-validation over those
 features, the logistic model is fitted on all of them, and the encoder tuned on
@@ -29,11 +29,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from eval.judge_dev import DEFAULT_DATASET, MATCHING_ROOT, judge_figures, load_dev_set  # noqa: E402
-from eval.encoder_tuning import adapter_digest, save_adapter  # noqa: E402
-from eval.judge_training import C_GRID, INNER_FOLDS, fit_tuned  # noqa: E402
-from eval.judges.embedding import model_id  # noqa: E402
-from eval.judges.trained import FORMAT, MODEL_FILE, PackagedEncoder, PairFeaturizer, assign  # noqa: E402
+from webtester.eval.judge_dev import DEFAULT_DATASET, MATCHING_ROOT, judge_figures, load_dev_set  # noqa: E402
+from webtester.eval.encoder_tuning import adapter_digest, save_adapter  # noqa: E402
+from webtester.eval.judge_training import C_GRID, INNER_FOLDS, fit_tuned  # noqa: E402
+from webtester.eval.judges.embedding import model_id  # noqa: E402
+from webtester.eval.judges.trained import FORMAT, MODEL_FILE, PackagedEncoder, PairFeaturizer, assign  # noqa: E402
 
 VERSION = 2
 ADAPTER_FILE = "tuned_encoder.npz"

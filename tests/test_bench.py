@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.bench import BenchConfig, run_bench
+from webtester.eval.bench import BenchConfig, run_bench
 from webtester.models import Category, GoldItem, Instance
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,10 +9,10 @@ import pytest
 from scipy import stats as sps
 from typer.testing import CliRunner
 
-from eval.correlation.annotations import Annotation, AnnotationError, consensus, load_annotations
-from eval.correlation.stats import agreement, correlate, correlations, rater_agreement
-from eval.correlation.study import load_systems, run_study
-from eval.judges.base import Judge, JudgeInfo
+from webtester.eval.correlation.annotations import Annotation, AnnotationError, consensus, load_annotations
+from webtester.eval.correlation.stats import agreement, correlate, correlations, rater_agreement
+from webtester.eval.correlation.study import load_systems, run_study
+from webtester.eval.judges.base import Judge, JudgeInfo
 from webtester.datasets import load_dataset
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "eval" / "studies" / "example"

@@ -8,9 +8,9 @@ import re
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
-from eval.judges import JudgeError, get_judge
-from eval.judges.llm import PROMPT_VERSION, LLMJudge
-from eval.judges.oracle import markdown_ids
+from webtester.eval.judges import JudgeError, get_judge
+from webtester.eval.judges.llm import PROMPT_VERSION, LLMJudge
+from webtester.eval.judges.oracle import markdown_ids
 from webtester.llm.scripted import Script, ScriptedChatModel
 from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
 
@@ -122,7 +122,7 @@ def test_llm_judge_needs_a_model_name(monkeypatch):
 
 
 def test_llm_judge_settings_from_webtester_settings():
-    from eval.judges.llm import LLMJudgeSettings
+    from webtester.eval.judges.llm import LLMJudgeSettings
     from webtester.settings import Settings
 
     s = LLMJudgeSettings.resolve(Settings(model="tester-model", judge_model="judge-model", base_url="http://127.0.0.1:9"))
@@ -147,7 +147,7 @@ def test_unknown_judge_name():
 
 
 def test_feedback_answers_every_tool_call():
-    from eval.judges.llm import feedback
+    from webtester.eval.judges.llm import feedback
 
     raw = AIMessage(content="", tool_calls=[{"name": "MatchAnswer", "args": {}, "id": "c1"}])
     msgs = feedback(raw, "bad", ["P1"])

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from eval import calibrate
-from eval.judges import get_judge
-from eval.judges.embedding import CALIBRATION_FILE, EmbeddingJudge, assign, read_calibration
+from webtester.eval import calibrate
+from webtester.eval.judges import get_judge
+from webtester.eval.judges.embedding import CALIBRATION_FILE, EmbeddingJudge, assign, read_calibration
 from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
 
 F = Dimension.functionality
@@ -50,17 +50,17 @@ def test_assignment_rule_is_argmax_above_threshold():
 
 def test_embeddings_are_cached_on_disk(judge, tmp_path, monkeypatch):
     path = tmp_path / "c.sqlite"
-    monkeypatch.setattr("eval.judges.embedding._memory", {})  # start with nothing computed in this process
+    monkeypatch.setattr("webtester.eval.judges.embedding._memory", {})  # start with nothing computed in this process
     first = EmbeddingJudge(cache_path=path)
     pred = [TestItem(id="a", dimension=F, description="Search recipes by a keyword")]
     expected = first.match(GOLD, pred)
-    monkeypatch.setattr("eval.judges.embedding._memory", {})  # forget what this process computed
+    monkeypatch.setattr("webtester.eval.judges.embedding._memory", {})  # forget what this process computed
     second = EmbeddingJudge(cache_path=path)
 
     def no_model():
         raise AssertionError("the encoder should not be needed: every text is cached")
 
-    monkeypatch.setattr("eval.judges.embedding.load_encoder", no_model)
+    monkeypatch.setattr("webtester.eval.judges.embedding.load_encoder", no_model)
     assert second.match(GOLD, pred) == expected
 
 
@@ -74,7 +74,7 @@ def test_stored_calibration_is_reproducible_from_the_labelled_data():
     stored = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
     now = calibrate.load_matching_set().files
     changed = sorted(f for f, digest in stored["files"].items() if now.get(f) != digest)
-    assert not changed, f"labelled data changed since the calibration ({changed}): run python -m eval.calibrate --write"
+    assert not changed, f"labelled data changed since the calibration ({changed}): run python -m webtester.eval.calibrate --write"
     fresh = calibrate.calibrate(only=list(stored["files"]))  # files added later do not change the stored result
     assert fresh["files"] == stored["files"]
     for key in ("threshold", "text_mode", "dimension_bonus", "variants", "calibration", "held_out"):

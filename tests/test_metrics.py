@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from eval.bootstrap import mean_interval
-from eval.metrics import Counts, aggregate, missing_score, score_instance
+from webtester.eval.bootstrap import mean_interval
+from webtester.eval.metrics import Counts, aggregate, missing_score, score_instance
 from webtester.models import BugReport, Category, Dimension, GoldItem, Instance, Status, TestItem, Verdict
 
 F, C, I, T = Dimension.functionality, Dimension.constraint, Dimension.interaction, Dimension.content

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from eval.correlation.annotations import load_annotations
-from eval.correlation.report import write_study
-from eval.correlation.study import load_systems, run_study
-from eval.judges.base import Judge, JudgeInfo
-from eval.reports import write_reports
-from eval.scoring import score_predictions
+from webtester.eval.correlation.annotations import load_annotations
+from webtester.eval.correlation.report import write_study
+from webtester.eval.correlation.study import load_systems, run_study
+from webtester.eval.judges.base import Judge, JudgeInfo
+from webtester.eval.reports import write_reports
+from webtester.eval.scoring import score_predictions
 from webtester.datasets import load_dataset
 
 ROOT = Path(__file__).resolve().parents[1]

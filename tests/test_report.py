@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from eval.judges.base import Judge, JudgeInfo, Matches
-from eval.scoring import score_run_full
+from webtester.eval.judges.base import Judge, JudgeInfo, Matches
+from webtester.eval.scoring import score_run_full
 from webtester.artifacts import InstanceFolder, write_json
 from webtester.models import BugReport, Evidence, GoldItem, Instance, InstanceResult, Status, TestItem, Verdict
 from webtester.report import write_reports

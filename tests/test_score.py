@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from eval.judges import get_judge
-from eval.scoring import read_prediction, score_run, score_run_full
+from webtester.eval.judges import get_judge
+from webtester.eval.scoring import read_prediction, score_run, score_run_full
 from webtester.artifacts import write_json
 from webtester.datasets import load_dataset
 from webtester.datasets.markdown import render_checklist, render_results
@@ -96,7 +96,7 @@ def test_bad_result_file_is_named(tmp_path, gold):
     inst = gold[0]
     (tmp_path / inst.index).mkdir()
     (tmp_path / inst.index / "result.json").write_text('{"index": 3}')
-    from eval.scoring import RunFolderError
+    from webtester.eval.scoring import RunFolderError
 
     with pytest.raises(RunFolderError, match="result.json"):
         score_run(tmp_path, [inst], "oracle", bootstrap=0)
@@ -131,9 +131,9 @@ def test_score_command_needs_a_dataset(tmp_path):
 
 
 def test_rescoring_reuses_the_matches_of_the_same_llm_judge(tmp_path, gold):
-    from eval.judges.llm import LLMJudge
-    from eval.reports import write_reports
-    from eval.scoring import read_matches
+    from webtester.eval.judges.llm import LLMJudge
+    from webtester.eval.reports import write_reports
+    from webtester.eval.scoring import read_matches
     from webtester.llm.scripted import Script, ScriptedChatModel
 
     inst = gold[0]

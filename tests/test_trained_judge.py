@@ -8,11 +8,11 @@ import socket
 import numpy as np
 import pytest
 
-from eval import judge_training
-from eval.judge_dev import GUIDE_EXAMPLES, Checklist, item_agreement, judge_figures, load_dev_set
-from eval.judge_features import FEATURES, pair_features, token_alignment, words
-from eval.judges.base import JudgeError, check_matches
-from eval.judges.trained import MODEL_FILE, PairModel, TrainedJudge, assign, read_model
+from webtester.eval import judge_training
+from webtester.eval.judge_dev import GUIDE_EXAMPLES, Checklist, item_agreement, judge_figures, load_dev_set
+from webtester.eval.judge_features import FEATURES, pair_features, token_alignment, words
+from webtester.eval.judges.base import JudgeError, check_matches
+from webtester.eval.judges.trained import MODEL_FILE, PairModel, TrainedJudge, assign, read_model
 from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
 
 F, C = Dimension.functionality, Dimension.constraint
@@ -199,8 +199,8 @@ def test_guide_examples_are_in_the_set(dev_set):
 
 
 def test_get_judge_embedding_is_the_trained_judge_and_the_naive_one_stays_reachable(tmp_path):
-    from eval.judges import JUDGES, get_judge
-    from eval.judges.embedding import EmbeddingJudge
+    from webtester.eval.judges import JUDGES, get_judge
+    from webtester.eval.judges.embedding import EmbeddingJudge
 
     trained = get_judge("embedding", {"cache_path": tmp_path / "t.sqlite"})
     assert isinstance(trained, TrainedJudge) and trained.threshold == read_model()["threshold"]

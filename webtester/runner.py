@@ -123,8 +123,8 @@ def run_app(
     """Run the workflow on any app (see :func:`app_starter`) and write ``out_dir/<index>/``; resumable."""
     from langgraph.checkpoint.sqlite import SqliteSaver
 
-    from graphs.context import AppHandle, BrowserHandle, RunContext
-    from graphs.workflow import compile_graph
+    from webtester.graphs.context import AppHandle, BrowserHandle, RunContext
+    from webtester.graphs.workflow import compile_graph
 
     if mode == "oracle" and not gold:
         raise ValueError("oracle mode needs the gold checklist")

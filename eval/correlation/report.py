@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from eval.correlation.stats import Correlation
-from eval.correlation.study import METRICS, StudyResult
-from eval.judges.base import JudgeInfo
-from eval.reports import pct
+from webtester.eval.correlation.stats import Correlation
+from webtester.eval.correlation.study import METRICS, StudyResult
+from webtester.eval.judges.base import JudgeInfo
+from webtester.eval.reports import pct
 from webtester.artifacts import write_json, write_text
 
 

@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel
 
-from eval.correlation.annotations import Annotation, AnnotationError, Key, by_annotator, consensus
-from eval.correlation.stats import Agreement, Correlation, RaterAgreement, agreement, correlate, correlations, rater_agreement
-from eval.judges.base import Judge
-from eval.metrics import score_instance
-from eval.scoring import Prediction, read_manifest, read_prediction
+from webtester.eval.correlation.annotations import Annotation, AnnotationError, Key, by_annotator, consensus
+from webtester.eval.correlation.stats import Agreement, Correlation, RaterAgreement, agreement, correlate, correlations, rater_agreement
+from webtester.eval.judges.base import Judge
+from webtester.eval.metrics import score_instance
+from webtester.eval.scoring import Prediction, read_manifest, read_prediction
 from webtester.models import Dimension, Evidence, Instance, Status, TestItem, Verdict
 
 METRICS = ("coverage", "precision", "recall", "f1")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eval.judges.base import Judge, JudgeError, JudgeInfo, Matches, check_matches
+from webtester.eval.judges.base import Judge, JudgeError, JudgeInfo, Matches, check_matches
 
 JUDGES = ("oracle", "llm", "embedding", "embedding-naive")
 
@@ -34,20 +34,20 @@ def get_judge(name: str, settings: Any = None) -> Judge:
     ``text_mode`` and ``cache_path`` (defaults: the stored calibration).
     """
     if name == "oracle":
-        from eval.judges.oracle import OracleJudge
+        from webtester.eval.judges.oracle import OracleJudge
 
         return OracleJudge()
     if name == "llm":
-        from eval.judges.llm import LLMJudge
+        from webtester.eval.judges.llm import LLMJudge
 
         return LLMJudge(chat_model=_get(settings, "chat_model"), settings=settings)
     if name == "embedding":
-        from eval.judges.trained import TrainedJudge
+        from webtester.eval.judges.trained import TrainedJudge
 
         opts = {k: v for k in ("threshold", "cache_path") if (v := _get(settings, k)) is not None}
         return TrainedJudge(**opts)
     if name == "embedding-naive":
-        from eval.judges.embedding import EmbeddingJudge
+        from webtester.eval.judges.embedding import EmbeddingJudge
 
         kwargs: dict[str, Any] = {}
         for key in ("threshold", "text_mode", "cache_path"):

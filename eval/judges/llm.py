@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SecretStr
 
-from eval.judges.base import Judge, JudgeError, JudgeInfo, Matches
+from webtester.eval.judges.base import Judge, JudgeError, JudgeInfo, Matches
 from webtester.models import Instance, TestItem
 
 PROMPT_VERSION = "match-items-v1"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from eval.judges.base import Judge, JudgeInfo, Matches
+from webtester.eval.judges.base import Judge, JudgeInfo, Matches
 from webtester.models import Dimension, Instance, TestItem
 
 _MARKDOWN_ID = re.compile(r"^\s*(FT|CS|IX|CT)-0*(\d+)\s*$", re.IGNORECASE)

@@ -1,7 +1,7 @@
 """Offline judge with a trained pair classifier over embedding and lexical features.
 
 For each instance, every (predicted item, gold item) pair is described by the
-features of ``eval.judge_features`` (sentence-embedding similarities of the
+features of ``webtester.eval.judge_features`` (sentence-embedding similarities of the
 predicted item's description / full text / expected result with the gold item,
 their rank and margin within the row and column, idf-weighted shared words,
 quoted UI labels, dimension agreement, how much the instruction speaks about
@@ -15,7 +15,7 @@ the stored threshold, otherwise to none; a gold item may receive several
 predicted items.
 
 The encoder is the packaged all-MiniLM-L6-v2 of the embedding judge (offline,
-CPU) with its bias terms tuned for item matching (``eval.encoder_tuning``; the
+CPU) with its bias terms tuned for item matching (``webtester.eval.encoder_tuning``; the
 tuned values are stored beside the artifact in ``eval/models/tuned_encoder.npz``
 and checked against the digest the artifact records). Its sentence and
 contextual token vectors are kept in memory for the process, so the judge needs
@@ -34,10 +34,10 @@ from pathlib import Path
 
 import numpy as np
 
-from eval.encoder_tuning import adapted_encoder, adapter_digest, load_adapter
-from eval.judge_features import FEATURES, Encoder, pair_features, texts_needed
-from eval.judges.base import Judge, JudgeError, JudgeInfo, Matches
-from eval.judges.embedding import MODEL_NAME, default_cache_path, model_id
+from webtester.eval.encoder_tuning import adapted_encoder, adapter_digest, load_adapter
+from webtester.eval.judge_features import FEATURES, Encoder, pair_features, texts_needed
+from webtester.eval.judges.base import Judge, JudgeError, JudgeInfo, Matches
+from webtester.eval.judges.embedding import MODEL_NAME, default_cache_path, model_id
 from webtester.models import Instance, TestItem
 
 MODEL_FILE = Path(__file__).resolve().parents[1] / "models" / "trained_judge.json"
@@ -125,7 +125,7 @@ def default_token_cache() -> Path:
 class PackagedEncoder:
     """Sentence and token vectors from the packaged all-MiniLM-L6-v2 (offline, CPU), optionally bias-tuned.
 
-    ``adapter`` holds tuned bias values (``eval.encoder_tuning``); None uses the
+    ``adapter`` holds tuned bias values (``webtester.eval.encoder_tuning``); None uses the
     model as packaged. Vectors are kept in memory for the process and, unless
     ``cache_path`` is None, in a SQLite file keyed by model, adapter and text
     (token vectors as float16).

@@ -30,7 +30,7 @@ def bench(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from eval.bench import BenchConfig, run_bench
+    from webtester.eval.bench import BenchConfig, run_bench
     from webtester.bundled import GOLD_ROOT
     from webtester.datasets import DatasetError, load_dataset
     from webtester.settings import SettingsError, load_settings

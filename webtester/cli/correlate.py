@@ -31,9 +31,9 @@ def correlate(
 ) -> None:
     from rich.console import Console
 
-    from eval.correlation import AnnotationError, load_annotations, load_systems, run_study
-    from eval.judges import JudgeError, get_judge
-    from eval.scoring import RunFolderError, read_manifest
+    from webtester.eval.correlation import AnnotationError, load_annotations, load_systems, run_study
+    from webtester.eval.judges import JudgeError, get_judge
+    from webtester.eval.scoring import RunFolderError, read_manifest
     from webtester.cli.score import _dataset_path
     from webtester.datasets import DatasetError, load_dataset
 
@@ -63,7 +63,7 @@ def correlate(
             raise
         console.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(1) from None
-    from eval.correlation.report import print_study, write_study
+    from webtester.eval.correlation.report import print_study, write_study
 
     print_study(result, console)
     out_dir = out or Path("correlation")
@@ -76,7 +76,7 @@ correlate.__doc__ = HELP
 
 
 def _write_template(systems, instances, output: Path, annotator: str, console) -> None:
-    from eval.correlation.annotations import write_template
+    from webtester.eval.correlation.annotations import write_template
 
     gold = {i.index: i for i in instances}
     rows = []

@@ -114,7 +114,7 @@ def demo(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from eval.bench import BenchConfig, run_bench
+    from webtester.eval.bench import BenchConfig, run_bench
     from webtester import bundled
     from webtester.settings import SettingsError, load_settings
 
@@ -178,9 +178,9 @@ def demo(
 
 def _score(console: Any, run_dir: Path, gold: list, build: str, bootstrap: int) -> Any:
     """Score the run with the offline judge, print the tables, write RUN_DIR/scores/; None when the judge is missing."""
-    from eval.judges import JudgeError, get_judge
-    from eval.reports import print_summary, write_reports
-    from eval.scoring import score_run_full
+    from webtester.eval.judges import JudgeError, get_judge
+    from webtester.eval.reports import print_summary, write_reports
+    from webtester.eval.scoring import score_run_full
 
     try:
         judge = get_judge("embedding")

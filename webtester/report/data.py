@@ -103,7 +103,7 @@ def _stored_summary(run_dir: Path) -> Any:
     data = _read_json(run_dir / "scores" / "summary.json")
     if not data:
         return None
-    from eval.metrics import InstanceScore, Summary
+    from webtester.eval.metrics import InstanceScore, Summary
 
     lines = (run_dir / "scores" / "instances.jsonl")
     scores = []

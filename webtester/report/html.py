@@ -151,7 +151,7 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
 def _score_tables(summary: Any) -> dict[str, Any] | None:
     if summary is None:
         return None
-    from eval.reports import display_tables, judge_label, notes
+    from webtester.eval.reports import display_tables, judge_label, notes
 
     names = {"overall": "Overall", "by_dimension": "Per dimension", "by_category": "Per category"}
     tables = [{"title": names[key], "header": header, "rows": rows}
