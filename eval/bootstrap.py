@@ -2,7 +2,8 @@
 
 Instances are the resampling unit: macro figures resample per-instance values,
 pooled (micro) figures resample the instances' counts together (paired).
-Intervals are reproducible: the generator is seeded.
+Intervals are reproducible: the generator is seeded. Plain numbers in, intervals
+out: ``webtester.eval.metrics.attach_intervals`` puts them on a summary.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from collections.abc import Sequence
 
 import numpy as np
 from scipy import stats
-
-from webtester.eval.metrics import DIMENSIONS, Figures, InstanceScore, Summary
 
 FIGURES = ("coverage", "precision", "recall", "f1")
 CONFIDENCE = 0.95
@@ -70,37 +69,3 @@ def pooled_intervals(rows: np.ndarray, *, n_resamples: int = 2000, seed: int = 0
         )
         out[key] = _interval(res)
     return out
-
-
-def _macro(fig: Figures | None, per_instance: dict[str, list[float]], n_resamples: int, seed: int) -> None:
-    if fig is None:
-        return
-    fig.ci = {k: mean_interval(v, n_resamples=n_resamples, seed=seed) for k, v in per_instance.items()}
-
-
-def _values(scores: Sequence[InstanceScore]) -> dict[str, list[float]]:
-    return {k: [getattr(s, k) for s in scores] for k in FIGURES}
-
-
-def _rows(parts) -> np.ndarray:
-    return np.array([[p.counts.tp, p.counts.fp, p.counts.fn, p.covered, p.n_gold] for p in parts], dtype=float).reshape(-1, 5)
-
-
-def attach_intervals(summary: Summary, *, n_resamples: int = 2000, seed: int = 0) -> Summary:
-    """Fill ``ci`` of the summary's overall, micro, per-dimension and per-category figures in place."""
-    full = summary.instances
-    _macro(summary.overall, _values(full), n_resamples, seed)
-    _macro(summary.overall_with_results, _values([s for s in full if s.has_result]), n_resamples, seed)
-    summary.micro.ci = pooled_intervals(_rows(full), n_resamples=n_resamples, seed=seed)
-    for dim in DIMENSIONS:
-        figs = summary.by_dimension.get(dim)
-        if figs is None:
-            continue
-        holding = [s.by_dimension[dim] for s in full if dim in s.by_dimension]
-        failing = [d for d in holding if d.n_gold_fail > 0]
-        _macro(figs.macro, {k: [getattr(d, k) or 0.0 for d in failing] for k in FIGURES[1:]}, n_resamples, seed)
-        figs.coverage_ci = mean_interval([d.coverage for d in holding], n_resamples=n_resamples, seed=seed)
-        figs.micro.ci = pooled_intervals(_rows(holding), n_resamples=n_resamples, seed=seed)
-    for cat, fig in summary.by_category.items():
-        _macro(fig, _values([s for s in full if s.category is cat]), n_resamples, seed)
-    return summary

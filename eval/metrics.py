@@ -26,8 +26,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
+import numpy as np
+
 from pydantic import BaseModel, Field
 
+from webtester.eval.bootstrap import FIGURES, mean_interval, pooled_intervals
 from webtester.models import Category, Dimension, Instance, Status, TestItem, Verdict
 
 DIMENSIONS: tuple[Dimension, ...] = tuple(Dimension)
@@ -428,7 +431,43 @@ def aggregate(
         instances=full,
     )
     if bootstrap > 0:
-        from webtester.eval.bootstrap import attach_intervals
-
         attach_intervals(summary, n_resamples=bootstrap, seed=seed)
+    return summary
+
+
+# --------------------------------------------------------------------------- confidence intervals
+
+
+def _macro_ci(fig: Figures | None, per_instance: dict[str, list[float]], n_resamples: int, seed: int) -> None:
+    if fig is None:
+        return
+    fig.ci = {k: mean_interval(v, n_resamples=n_resamples, seed=seed) for k, v in per_instance.items()}
+
+
+def _values(scores: Sequence[InstanceScore]) -> dict[str, list[float]]:
+    return {k: [getattr(s, k) for s in scores] for k in FIGURES}
+
+
+def _count_rows(parts: Sequence[InstanceScore | DimensionScore]) -> np.ndarray:
+    """One row per instance: tp, fp, fn, covered, n_gold (the input of ``pooled_intervals``)."""
+    return np.array([[p.counts.tp, p.counts.fp, p.counts.fn, p.covered, p.n_gold] for p in parts], dtype=float).reshape(-1, 5)
+
+
+def attach_intervals(summary: Summary, *, n_resamples: int = 2000, seed: int = 0) -> Summary:
+    """Fill ``ci`` of the summary's overall, micro, per-dimension and per-category figures in place."""
+    full = summary.instances
+    _macro_ci(summary.overall, _values(full), n_resamples, seed)
+    _macro_ci(summary.overall_with_results, _values([s for s in full if s.has_result]), n_resamples, seed)
+    summary.micro.ci = pooled_intervals(_count_rows(full), n_resamples=n_resamples, seed=seed)
+    for dim in DIMENSIONS:
+        figs = summary.by_dimension.get(dim)
+        if figs is None:
+            continue
+        holding = [s.by_dimension[dim] for s in full if dim in s.by_dimension]
+        failing = [d for d in holding if d.n_gold_fail > 0]
+        _macro_ci(figs.macro, {k: [getattr(d, k) or 0.0 for d in failing] for k in FIGURES[1:]}, n_resamples, seed)
+        figs.coverage_ci = mean_interval([d.coverage for d in holding], n_resamples=n_resamples, seed=seed)
+        figs.micro.ci = pooled_intervals(_count_rows(holding), n_resamples=n_resamples, seed=seed)
+    for cat, fig in summary.by_category.items():
+        _macro_ci(fig, _values([s for s in full if s.category is cat]), n_resamples, seed)
     return summary

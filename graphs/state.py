@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, TypedDict
+
+from webtester.models import Mode
 
 
 def merge_verdicts(left: list[dict[str, Any]] | None, right: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
@@ -22,7 +24,7 @@ class TesterState(TypedDict, total=False):
     # input
     index: str
     instruction: str
-    mode: Literal["e2e", "oracle"]
+    mode: Mode
     target: str  # what to start: a bundled app name, a static or npm folder, or a URL
     gold: list[dict[str, Any]]  # oracle mode: the gold checklist as TestItem records
     # progress

@@ -2,29 +2,45 @@
 
 End-to-end::
 
-    START -> start_app -> generate_checklist -> detect_item (once per item) -> write_results -> stop_app -> END
+    START -> start_app -> prepare_tester -> generate_checklist -> detect_item (once per item)
+          -> write_results -> stop_app -> END
 
 Oracle (the gold checklist replaces generation)::
 
-    START -> start_app -> load_gold_checklist -> detect_item (once per item) -> write_results -> stop_app -> END
+    START -> start_app -> prepare_tester -> load_gold_checklist -> detect_item (once per item)
+          -> write_results -> stop_app -> END
 
-An app that does not start or a checklist that cannot be made skips straight
-to ``write_results`` (the instance is recorded as failed, with the reason).
-Each ``detect_item`` step handles one item, so a checkpoint follows every
-verdict and an interrupted run resumes with the next item.
+``prepare_tester`` runs once per instance: the tester may look at the app in
+pages of the run's browser (the baseline explores it there). An app that does
+not start, a tester that cannot prepare or a checklist that cannot be made
+skips straight to ``write_results`` (the instance is recorded as failed, with
+the reason). Each ``detect_item`` step handles one item on a fresh page, so a
+checkpoint follows every verdict and an interrupted run resumes with the next
+item.
+
+The nodes read their :class:`~webtester.graphs.context.RunContext` from the
+runtime context the caller gives; ``context_factory`` builds it from the state
+instead, for callers that cannot pass one (LangGraph's own tooling, see
+:mod:`webtester.graphs.studio`).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
 from webtester.graphs.context import RunContext
 from webtester.graphs.nodes import (
     detect_item,
     generate_checklist,
     load_gold_checklist,
+    prepare_tester,
+    route_after_prepare,
     route_after_start,
     route_to_items,
     start_app,
@@ -32,28 +48,36 @@ from webtester.graphs.nodes import (
     write_results,
 )
 from webtester.graphs.state import TesterState
+from webtester.models import MODES, Mode
 
-Mode = Literal["e2e", "oracle"]
+Node = Callable[[TesterState, Runtime[RunContext]], dict[str, Any]]
+ContextFactory = Callable[[TesterState], RunContext]
 
 
-def build_graph(mode: Mode = "e2e") -> StateGraph:
-    """The uncompiled workflow for ``mode`` ('e2e' or 'oracle')."""
-    if mode not in ("e2e", "oracle"):
+def build_graph(mode: Mode = "e2e", *, context_factory: ContextFactory | None = None) -> StateGraph:
+    """The uncompiled workflow for ``mode`` ('e2e' or 'oracle'); see the module docstring for ``context_factory``."""
+    if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r} (expected 'e2e' or 'oracle')")
     checklist_node = "generate_checklist" if mode == "e2e" else "load_gold_checklist"
     graph = StateGraph(TesterState, context_schema=RunContext)
 
-    graph.add_node("start_app", start_app)
+    def add(name: str, node: Node) -> None:
+        action: Any = node if context_factory is None else _with_context(node, context_factory)
+        graph.add_node(name, action)
+
+    add("start_app", start_app)
+    add("prepare_tester", prepare_tester)
     if mode == "e2e":
-        graph.add_node("generate_checklist", generate_checklist)
+        add("generate_checklist", generate_checklist)
     else:
-        graph.add_node("load_gold_checklist", load_gold_checklist)
-    graph.add_node("detect_item", detect_item)
-    graph.add_node("write_results", write_results)
-    graph.add_node("stop_app", stop_app)
+        add("load_gold_checklist", load_gold_checklist)
+    add("detect_item", detect_item)
+    add("write_results", write_results)
+    add("stop_app", stop_app)
 
     graph.add_edge(START, "start_app")
-    graph.add_conditional_edges("start_app", route_after_start, [checklist_node, "write_results"])
+    graph.add_conditional_edges("start_app", route_after_start, ["prepare_tester", "write_results"])
+    graph.add_conditional_edges("prepare_tester", route_after_prepare, [checklist_node, "write_results"])
     graph.add_conditional_edges(checklist_node, route_to_items, ["detect_item", "write_results"])
     graph.add_conditional_edges("detect_item", route_to_items, ["detect_item", "write_results"])
     graph.add_edge("write_results", "stop_app")
@@ -61,11 +85,19 @@ def build_graph(mode: Mode = "e2e") -> StateGraph:
     return graph
 
 
-def compile_graph(mode: Mode = "e2e", checkpointer=None):
+def compile_graph(
+    mode: Mode = "e2e", checkpointer: BaseCheckpointSaver | None = None, *, context_factory: ContextFactory | None = None
+) -> CompiledStateGraph:
     """The compiled workflow; pass a checkpointer (e.g. SQLite) to make runs resumable."""
-    return build_graph(mode).compile(checkpointer=checkpointer, name=f"webtester-{mode}")
+    return build_graph(mode, context_factory=context_factory).compile(checkpointer=checkpointer, name=f"webtester-{mode}")
 
 
-# Entry points for LangGraph's own tooling (graphs/langgraph.json); it supplies its own checkpointer.
-e2e_graph = compile_graph("e2e")
-oracle_graph = compile_graph("oracle")
+def _with_context(node: Node, context_factory: ContextFactory) -> Node:
+    """``node`` run with the context ``context_factory`` builds from the state."""
+
+    def run(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+        return node(state, runtime.override(context=context_factory(state)))
+
+    run.__name__ = run.__qualname__ = getattr(node, "__name__", "node")
+    run.__doc__ = node.__doc__
+    return run

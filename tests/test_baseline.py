@@ -4,12 +4,16 @@ a bundled app in the shipped and the clean build."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import playwright.sync_api
 import pytest
 
 from webtester import bundled
+from webtester.browser import chromium, session
+from webtester.graphs.run import run_instance
 from webtester.agents import base as agents_base
-from webtester.agents.baseline import BaselineTester
+from webtester.baseline import BaselineTester
 from webtester.baseline.checklist import instruction_clauses, number_items, plan_checklist, rules_for_text
 from webtester.baseline.explore import Exploration, expected_currency
 from webtester.baseline.verdicts import decide
@@ -112,19 +116,83 @@ def test_verdicts_rest_on_findings_and_coverage():
     assert mail.status is Status.error and "only part" in mail.evidence.notes and "rejected" in mail.evidence.notes
 
 
+class _Opened:
+    """Records every page the run opens and every Chromium launched or Playwright driver started meanwhile."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.pages: list[tuple[str, str | None]] = []  # (origin the page is confined to, trace file)
+        self.launches = 0
+        init = session.ItemPage.__init__
+
+        def item_page(page, browser, base_url, **kwargs):
+            init(page, browser, base_url, **kwargs)
+            self.pages.append((page.confinement.origin, kwargs.get("trace_path") and Path(kwargs["trace_path"]).name))
+
+        def launch(*args, **kwargs):
+            self.launches += 1
+            raise AssertionError("a second Chromium was launched")
+
+        def own_driver():
+            self.launches += 1
+            raise AssertionError("a Playwright driver of its own was started")
+
+        monkeypatch.setattr(session.ItemPage, "__init__", item_page)
+        monkeypatch.setattr(session, "launch_chromium", launch)
+        monkeypatch.setattr(chromium, "launch_chromium", launch)
+        monkeypatch.setattr(playwright.sync_api, "sync_playwright", own_driver)
+
+
 @pytest.fixture(scope="module")
 def coffee_runs(browser, tmp_path_factory):
-    from webtester.runner import run_instance
-
     inst = bundled.get_instance("coffee_store")
     settings = Settings(max_items=8)
     runs = {}
     for build in ("shipped", "clean"):
         out = tmp_path_factory.mktemp(f"baseline-{build}")
-        result = run_instance(inst, mode="e2e", tester=BaselineTester(), out_dir=out, build=build, settings=settings,
-                              browser=browser)
-        runs[build] = (out, result)
+        with pytest.MonkeyPatch.context() as mp:
+            opened = _Opened(mp)
+            result = run_instance(inst, mode="e2e", tester=BaselineTester(), out_dir=out, build=build, settings=settings,
+                                  browser=browser)
+        runs[build] = (out, result, opened)
     return runs
+
+
+@pytest.mark.browser
+def test_survey_and_exploration_use_the_runs_confined_browser(coffee_runs):
+    out, result, opened = coffee_runs["shipped"]
+    assert opened.launches == 0
+    # the look at the start page and the exploration, then one traced page per item; all on the app's origin
+    assert [trace for _, trace in opened.pages] == [None, None] + [f"{i.id}.zip" for i in result.checklist]
+    assert len({origin for origin, _ in opened.pages}) == 1 and opened.pages[0][0].startswith("http://127.0.0.1")
+    start_page = json.loads((out / "coffee_store" / "start_page.json").read_text())
+    assert start_page["model"]["url"].startswith(opened.pages[0][0])  # the survey read the page (no error)
+
+
+@pytest.mark.browser
+def test_a_resumed_run_reuses_what_preparation_saved(coffee_runs, browser, tmp_path):
+    inst = bundled.get_instance("coffee_store")
+    settings = Settings(max_items=8)
+
+    class Interrupted(BaselineTester):
+        calls = 0
+
+        def detect(self, item, page, budget, *, instruction=""):
+            assert isinstance(page.page, playwright.sync_api.Page)  # an item page, never a URL
+            Interrupted.calls += 1
+            if Interrupted.calls == 3:
+                raise KeyboardInterrupt  # the process is stopped in the middle of the third item
+            return super().detect(item, page, budget, instruction=instruction)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_instance(inst, mode="e2e", tester=Interrupted(), out_dir=tmp_path, settings=settings, browser=browser)
+    with pytest.MonkeyPatch.context() as mp:
+        opened = _Opened(mp)
+        result = run_instance(inst, mode="e2e", tester=BaselineTester(), out_dir=tmp_path, settings=settings,
+                              browser=browser)
+    # neither the survey nor the exploration ran again: only the items left got a page
+    assert [trace for _, trace in opened.pages] == [f"{i.id}.zip" for i in result.checklist[2:]]
+    _, uninterrupted, _ = coffee_runs["shipped"]
+    assert [(v.item_id, v.status) for v in result.verdicts] == [(v.item_id, v.status) for v in uninterrupted.verdicts]
 
 
 @pytest.mark.browser
@@ -137,7 +205,7 @@ def test_baseline_is_a_tester_with_an_honest_description():
 
 @pytest.mark.browser
 def test_shipped_defect_fails_its_item_and_the_clean_build_does_not(coffee_runs):
-    (shipped_dir, shipped), (clean_dir, clean) = coffee_runs["shipped"], coffee_runs["clean"]
+    (shipped_dir, shipped, _), (clean_dir, clean, _) = coffee_runs["shipped"], coffee_runs["clean"]
     assert shipped.status == clean.status == "ok" and shipped.tester == "baseline"
     assert len(shipped.checklist) <= 8 and {i.dimension for i in shipped.checklist} == set(Dimension)
     # the same app structure gives the same checklist in both builds
@@ -161,7 +229,7 @@ def test_shipped_defect_fails_its_item_and_the_clean_build_does_not(coffee_runs)
 
 @pytest.mark.browser
 def test_run_folder_holds_the_exploration(coffee_runs):
-    out, result = coffee_runs["shipped"]
+    out, result, _ = coffee_runs["shipped"]
     folder = out / "coffee_store"
     data = json.loads((folder / "exploration.json").read_text())
     assert data["actions"] > 0 and data["pages"] and any(f["probe"] == "placeholder-text" for f in data["findings"])

@@ -12,8 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from webtester.eval.bench import BenchConfig, run_bench
-from webtester.models import Category, GoldItem, Instance
+from typer.testing import CliRunner
+
+from webtester.cli.main import app
+from webtester.eval.bench import BenchConfig, portable, run_bench, worker_settings
+from webtester.models import Category, GoldItem, Instance, oracle_items
+from webtester.runfolder import read_json
+from webtester.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE = "test_bench_fakes:run_instance"
@@ -41,7 +46,14 @@ def test_failures_are_isolated_recorded_and_skipped_on_resume(tmp_path, script):
     instances = [make(i) for i in ("ok_a", "raise_b", "crash_c", "hang_d", "ok_e")]
     cfg = BenchConfig(mode="oracle", model=f"scripted:{script}", workers=3, timeout=5, runner=FAKE)
     seen = []
-    report = run_bench(instances, run, cfg, dataset="test", on_update=lambda r, n, t: seen.append((n, t)))
+    events: list[tuple[str, str, dict]] = []
+
+    def on_event(index, event, data):
+        events.append((index, event, data))
+        if event == "item_started":
+            raise RuntimeError("a broken display")  # must not stop the run
+
+    report = run_bench(instances, run, cfg, dataset="test", on_update=lambda r, n, t: seen.append((n, t)), on_event=on_event)
     assert sorted(report.ran) == ["crash_c", "hang_d", "ok_a", "ok_e", "raise_b"]
     assert set(report.failed) == {"raise_b", "crash_c", "hang_d"}
     assert "the app did not start" in report.failed["raise_b"]
@@ -56,6 +68,14 @@ def test_failures_are_isolated_recorded_and_skipped_on_resume(tmp_path, script):
     assert manifest["instances"]["hang_d"]["status"] == "failed"
     assert seen[-1] == (5, 5)
     assert not list(run.rglob("*.tmp"))
+    # progress events of the workers arrive in the parent, bounded in size
+    ok_a = [(e, d) for i, e, d in events if i == "ok_a"]
+    assert [e for e, _ in ok_a] == ["instance_started", "app_started", "checklist", "item_started", "item_done",
+                                    "instance_done"]
+    assert ok_a[2][1]["items"] == 1 and len(ok_a[2][1]["notes"][0]) <= 300
+    assert ok_a[-1][1] == {"status": "ok", "reason": None}
+    assert ("raise_b", "instance_done") in [(i, e) for i, e, _ in events]
+    assert [d["status"] for i, e, d in events if i == "hang_d" and e == "instance_done"] == ["failed"]
 
     # rerun: everything is finished (failed ones included) -> nothing runs
     before = calls(run)
@@ -65,6 +85,47 @@ def test_failures_are_isolated_recorded_and_skipped_on_resume(tmp_path, script):
     # --retry-failed reruns only the failed ones
     retry = run_bench(instances, run, cfg.model_copy(update={"retry_failed": True, "timeout": 3}))
     assert sorted(retry.ran) == ["crash_c", "hang_d", "raise_b"]
+
+
+def test_unreadable_results_are_run_again_and_why_is_recorded(tmp_path, script):
+    run = tmp_path / "run"
+    instances = [make(i) for i in ("ok_1", "ok_2", "badresult_3")]
+    cfg = BenchConfig(mode="oracle", model=f"scripted:{script}", workers=2, runner=FAKE)
+    first = run_bench(instances, run, cfg)
+    assert first.failed == {} and sorted(first.ran) == ["badresult_3", "ok_1", "ok_2"]
+    # a runner that left an unreadable result.json behind: the returned result replaced it
+    assert read_json(run / "badresult_3" / "result.json")["status"] == "ok"
+    (run / "ok_2" / "result.json").write_text('{"index": "ok_2", "status": ')
+    again = run_bench(instances, run, cfg)
+    assert again.ran == ["ok_2"] and sorted(again.skipped) == ["badresult_3", "ok_1"]
+    assert "result.json:1: invalid JSON" in again.rerun["ok_2"]
+    assert "result.json:1: invalid JSON" in (run / "ok_2" / "log.txt").read_text()
+    assert calls(run).count("ok_2") == 2 and calls(run).count("ok_1") == 1
+    assert read_json(run / "ok_2" / "result.json")["status"] == "ok"
+
+
+def test_command_line_settings_reach_the_workers_but_secrets_do_not_travel(tmp_path, script):
+    data = tmp_path / "ds.jsonl"
+    data.write_text(make("ok_1").model_dump_json(by_alias=True) + "\n")
+    run = tmp_path / "run"
+    env = {"OPENAI_API_KEY": "sk-worker-secret", "WEBTESTER_CONFIG": "", "WEBTESTER_MAX_ITEMS": "3"}
+    result = CliRunner().invoke(app, ["bench", str(data), "--mode", "oracle", "--out", str(run), "--apps", str(tmp_path),
+                                      "--model", f"scripted:{script}", "--max-items", "7", "--workers", "1",
+                                      "--runner", FAKE], env=env)
+    assert result.exit_code == 0, result.output
+    seen = read_json(run / "ok_1" / "seen_settings.json")
+    assert seen["max_items"] == 7 and seen["model"] == f"scripted:{script}"  # the command line won over the environment
+    assert seen["api_key"] == "sk-worker-secret"  # taken by the worker from its own environment
+    assert "sk-worker-secret" not in (run / "manifest.json").read_text()
+    settings = load_settings(None, environ={"OPENAI_API_KEY": "sk-worker-secret"}, max_items=7)
+    assert "sk-worker-secret" not in worker_settings(settings) and '"max_items":7' in worker_settings(settings)
+
+
+def test_progress_events_are_made_small():
+    data = portable({"notes": ["x" * 1000] * 50, "cost": {"tool_calls": 3}, "deep": {"a": {"b": {"c": {"d": 1}}}},
+                     "obj": object()})
+    assert len(data["notes"]) == 20 and len(data["notes"][0]) == 300 and data["cost"] == {"tool_calls": 3}
+    assert isinstance(data["deep"]["a"]["b"], str) and isinstance(data["obj"], str)
 
 
 def test_interrupted_bench_resumes_without_redoing_finished_instances(tmp_path, script):
@@ -104,8 +165,6 @@ def test_bench_oracle_on_bundled_apps_with_scripted_model_then_score(tmp_path):
         items = bundled[a].checklist
         fails = [n for n, g in enumerate(items) if not g.passed]
         if fails:
-            from webtester.runner import oracle_items
-
             first[oracle_items(bundled[a])[fails[0]].id] = True
     lines = ["items:"] + [f'  "{i}": [{{verdict: {{status: fail, issue: scripted failure, actual: scripted}}}}]' for i in first]
     lines.append('  "*": {replies: [{verdict: {status: pass}}], repeat_last: true}')
@@ -128,7 +187,6 @@ def test_bench_oracle_on_bundled_apps_with_scripted_model_then_score(tmp_path):
     assert "judge: oracle" in score.stdout and "Per dimension" in score.stdout
     summary = json.loads((run / "scores" / "summary.json").read_text())
     assert summary["judge"]["name"] == "oracle" and summary["overall"]["coverage"] == 1.0
-    from webtester.runner import oracle_items
 
     scripted_fail = [(g.passed, it.id in first) for a in apps for it, g in zip(oracle_items(bundled[a]), bundled[a].checklist)]
     counts = summary["totals"]["counts"]

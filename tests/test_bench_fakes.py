@@ -1,9 +1,12 @@
-"""A stand-in for ``webtester.runner.run_instance`` used by the bench tests (imported by worker processes).
+"""A stand-in for the workflow's ``run_instance`` used by the bench tests (imported by worker processes).
 
 Its behaviour depends on the instance index: ``ok*`` writes a result like the
 real runner, ``raise*`` raises, ``crash*`` kills its own process, ``hang*``
-sleeps until the time limit, ``slow*`` finishes after a few seconds. Every call
-is logged to ``RUN_DIR/calls.log``.
+sleeps until the time limit, ``slow*`` finishes after a few seconds,
+``badresult*`` writes a result file that is not JSON and returns a good result.
+Every call is logged to ``RUN_DIR/calls.log``; the settings the worker received
+go to ``RUN_DIR/<index>/seen_settings.json``; progress events are sent like the
+real workflow's.
 """
 
 from __future__ import annotations
@@ -13,15 +16,23 @@ import signal
 import time
 from pathlib import Path
 
-from webtester.artifacts import write_json
 from webtester.models import InstanceResult, Status, TestItem, Verdict
+from webtester.runfolder import InstanceFolder, write_json
 
 
-def run_instance(instance, *, mode, tester, out_dir, apps_root=None, build="shipped", settings=None, thread_id=None):
+def run_instance(instance, *, mode, tester, out_dir, apps_root=None, build="shipped", settings=None, thread_id=None,
+                 on_event=None):
     out_dir = Path(out_dir)
+    emit = on_event or (lambda event, data: None)
     with open(out_dir / "calls.log", "a", encoding="utf-8") as fh:
         fh.write(f"{instance.index} {os.getpid()}\n")
     name = instance.index
+    folder = InstanceFolder(out_dir, name)
+    write_json(folder.root / "seen_settings.json", {
+        "max_items": settings.max_items, "model": settings.model, "checklist_model": settings.checklist_model,
+        "api_key": settings.api_key.get_secret_value() if settings.api_key else None, "tester": tester.name,
+    })
+    emit("app_started", {"url": "http://127.0.0.1:1/"})
     if name.startswith("raise"):
         raise RuntimeError("the app did not start: npm exited with code 1")
     if name.startswith("crash"):
@@ -31,7 +42,13 @@ def run_instance(instance, *, mode, tester, out_dir, apps_root=None, build="ship
     if name.startswith("slow"):
         time.sleep(4)
     items = [TestItem(id="FT-01", dimension="functionality", description=instance.checklist[0].content)]
+    emit("checklist", {"items": len(items), "notes": ["x" * 10_000]})
+    emit("item_started", {"item": "FT-01", "description": items[0].description})
     result = InstanceResult(index=name, tester=tester.name, checklist=items,
                             verdicts=[Verdict(item_id="FT-01", status=Status.passed)])
-    write_json(out_dir / name / "result.json", result.model_dump(mode="json"))
+    emit("item_done", {"item": "FT-01", "status": "pass", "cost": {"tool_calls": 0}})
+    if name.startswith("badresult"):
+        folder.result_path.write_text('{"index": "' + name + '", "status": ', encoding="utf-8")
+        return result
+    folder.write_result(result)
     return result

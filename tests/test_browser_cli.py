@@ -28,7 +28,9 @@ def test_observe_prints_the_agent_view_of_a_running_app():
         out = done.stdout
         assert out.startswith(f"URL: {app.url}\nTitle: Counter demo\n")
         assert 'button "Increment" [e' in out and "more similar listitem items" in out
-        assert "blocked requests (outside the app) (1):" in out and "cdn.example.net/banner.png" in out
+        # the page's third-party image is an environment event (blocked by the offline network policy)
+        assert "environment events: third-party requests blocked or unreachable here, not the app's defects (1):" in out
+        assert "cdn.example.net/banner.png (image): blocked by the network policy 'offline'" in out
         assert "Playwright MCP snapshot" in out and "interactive references" in out
         ref = out.split('button "Increment" [')[1].split("]")[0]
         done = _webtester("observe", app.url, "--diff-after-click", ref)

@@ -83,19 +83,24 @@ def test_missing_endpoint_and_unknown_app_are_clear_errors(tmp_path, monkeypatch
 
 
 def test_scripted_and_replay_models_are_labelled(tmp_path):
-    from webtester.runner import make_tester
+    from webtester.models import tester_label
     from webtester.settings import Settings
+    from webtester.testers import make_tester
 
     assert make_tester("llm", settings=Settings(), model=f"scripted:{DEMO}").name == "scripted"
     replay = make_tester("llm", settings=Settings(), model=f"replay:{tmp_path}")
     assert replay.name == "replay" and replay.describe()["replayed"] is True
+    # the label a run gets before (or without) its tester: the same rule
+    assert tester_label("llm", f"scripted:{DEMO}") == "scripted" and tester_label(None, f"replay:{tmp_path}") == "replay"
+    assert tester_label(None, "gpt-4o") == "llm:gpt-4o" == make_tester("llm", settings=Settings(api_key="sk-x"), model="gpt-4o").name
+    assert tester_label("baseline", None) == "baseline" == make_tester("baseline", settings=Settings()).name
 
 
-def test_baseline_tester_uses_the_configured_browser():
-    from webtester.runner import make_tester
-    from webtester.settings import load_settings
+def test_unknown_tester_is_refused():
+    from webtester.baseline import BaselineTester
+    from webtester.settings import Settings
+    from webtester.testers import make_tester
 
-    settings = load_settings(None, environ={"WEBTESTER_BROWSER": "/opt/chromium/chrome"})
-    assert make_tester("baseline", settings=settings).browser_path == "/opt/chromium/chrome"
+    assert isinstance(make_tester("baseline", settings=Settings()), BaselineTester)
     with pytest.raises(ValueError, match="unknown tester 'nope'"):
-        make_tester("nope", settings=settings)
+        make_tester("nope", settings=Settings())

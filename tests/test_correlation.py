@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,9 +12,10 @@ from webtester.eval.correlation.annotations import Annotation, AnnotationError, 
 from webtester.eval.correlation.stats import agreement, correlate, correlations, rater_agreement
 from webtester.eval.correlation.study import load_systems, run_study
 from webtester.eval.judges.base import Judge, JudgeInfo
+from webtester.eval.paths import EXAMPLE_STUDY
 from webtester.datasets import load_dataset
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "eval" / "studies" / "example"
+EXAMPLE = EXAMPLE_STUDY
 X = [0.1, 0.4, 0.35, 0.8, 0.55, 0.9, 0.2, 0.6]
 Y = [0.15, 0.3, 0.5, 0.7, 0.5, 0.95, 0.1, 0.65]
 

@@ -55,3 +55,22 @@ def test_demo_runs_scores_and_reports_one_app(tmp_path, monkeypatch):
     root = ET.parse(out / "junit.xml").getroot()
     (suite,) = root.findall("testsuite")
     assert suite.get("name") == "coffee_store" and int(suite.get("failures")) >= 1
+
+
+def test_progress_rows_follow_the_bench_events():
+    from rich.console import Console
+    from rich.progress import Progress, TextColumn
+
+    from webtester.cli.progress import InstanceRows
+
+    with Progress(TextColumn("{task.description} {task.fields[status]}"), console=Console(file=None, quiet=True)) as progress:
+        kept, dropped = InstanceRows(progress), InstanceRows(progress, keep_finished=False)
+        for rows, index in ((kept, "a"), (dropped, "b")):
+            rows(index, "instance_started", {})
+            rows(index, "checklist", {"items": 3})
+            rows(index, "item_done", {"item": "FT-01", "status": "fail"})
+            assert progress.tasks[-1].completed == 1 and progress.tasks[-1].fields["status"] == "FT-01: fail"
+            rows(index, "instance_done", {"status": "ok", "reason": None})
+            rows(index, "item_done", {"item": "FT-02", "status": "pass"})  # late events of a finished instance are ignored
+    (row,) = progress.tasks  # the dropped row is gone once its instance finished
+    assert (row.description.strip(), row.completed, row.total, row.fields["status"]) == ("a", 3, 3, "done")

@@ -7,14 +7,14 @@ import json
 import numpy as np
 import pytest
 
-from webtester.eval import judge_training
-from webtester.eval.encoder_tuning import (
-    TuningConfig, adapted_encoder, adapter_digest, is_tuned_parameter, load_adapter, save_adapter, tune_encoder,
-)
-from webtester.eval.judge_dev import Checklist
 from webtester.eval.judges.base import JudgeError
 from webtester.eval.judges.embedding import load_encoder
-from webtester.eval.judges.trained import MODEL_FILE, PackagedEncoder, TrainedJudge, read_model
+from webtester.eval.judges.trained import training as judge_training
+from webtester.eval.judges.trained.dev_set import Checklist
+from webtester.eval.judges.trained.encoder_tuning import (
+    TuningConfig, adapted_encoder, adapter_digest, is_tuned_parameter, load_adapter, save_adapter, tune_encoder,
+)
+from webtester.eval.judges.trained.judge import MODEL_FILE, PackagedEncoder, TrainedJudge, read_model
 from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
 
 F = Dimension.functionality

@@ -1,4 +1,5 @@
-"""graphs/langgraph.json names importable compiled graphs with the documented shape."""
+"""graphs/langgraph.json names importable compiled graphs with the documented shape, and those graphs build
+their run context themselves (LangGraph's tooling gives none); the library's graphs take it from the caller."""
 
 from __future__ import annotations
 
@@ -6,7 +7,13 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
 from langgraph.graph.state import CompiledStateGraph
+
+from webtester.agents.base import Checklist
+from webtester.graphs.context import AppHandle, BrowserHandle, RunContext
+from webtester.graphs.workflow import compile_graph
+from webtester.runfolder import InstanceFolder
 
 GRAPHS = Path(__file__).resolve().parents[1] / "graphs"
 
@@ -29,5 +36,55 @@ def test_langgraph_json_graphs_load():
         assert isinstance(graph, CompiledStateGraph)
         edges = {(e.source, e.target) for e in graph.get_graph().edges}
         first = "generate_checklist" if name == "e2e" else "load_gold_checklist"
-        assert {("__start__", "start_app"), ("start_app", first), (first, "detect_item"), ("detect_item", "detect_item"),
-                ("detect_item", "write_results"), ("write_results", "stop_app"), ("stop_app", "__end__")} <= edges
+        assert {("__start__", "start_app"), ("start_app", "prepare_tester"), ("prepare_tester", first),
+                (first, "detect_item"), ("detect_item", "detect_item"), ("detect_item", "write_results"),
+                ("write_results", "stop_app"), ("stop_app", "__end__")} <= edges
+
+
+class _Tester:
+    name = "stand-in"
+
+    def describe(self):
+        return {"tester": self.name}
+
+    def start_instance(self, index, folder):
+        pass
+
+    def prepare(self, app_url, pages, *, instruction=""):
+        raise AssertionError("not reached: the app does not start")
+
+    def generate_checklist(self, instruction, app_url, max_items):
+        return Checklist(items=[])
+
+    def detect(self, item, page, budget, *, instruction=""):
+        raise AssertionError("not reached")
+
+
+def _context(tmp_path: Path, made: list[str]):
+    def no_app():
+        raise RuntimeError("nothing to serve")
+
+    def factory(state) -> RunContext:
+        made.append(state["index"])
+        return RunContext(tester=_Tester(), folder=InstanceFolder(tmp_path, state["index"]), app=AppHandle(no_app),
+                          browser=BrowserHandle())
+
+    return factory
+
+
+def test_a_context_factory_supplies_the_context_of_every_node(tmp_path):
+    made: list[str] = []
+    graph = compile_graph("e2e", context_factory=_context(tmp_path, made))
+    out = graph.invoke({"index": "demo", "instruction": "x", "mode": "e2e", "verdicts": []})
+    assert out["result"]["status"] == "failed" and "app did not start" in out["result"]["reason"]
+    assert made == ["demo"] * 3  # start_app, write_results, stop_app
+    assert (tmp_path / "demo" / "result.json").exists()
+
+
+def test_without_a_factory_the_caller_gives_the_context(tmp_path):
+    made: list[str] = []
+    ctx = _context(tmp_path, made)({"index": "demo"})
+    out = compile_graph("e2e").invoke({"index": "demo", "instruction": "x", "mode": "e2e", "verdicts": []}, context=ctx)
+    assert out["result"]["status"] == "failed"
+    with pytest.raises(AttributeError):  # no fallback context: a graph run without one is a caller's mistake
+        compile_graph("e2e").invoke({"index": "demo", "instruction": "x", "mode": "e2e", "verdicts": []})

@@ -10,8 +10,9 @@ import pytest
 from webtester.agents.llm_tester import LLMTester
 from webtester.bundled import get_instance
 from webtester.llm.scripted import Script, ScriptContext, ScriptedChatModel
-from webtester.models import Dimension, Status
-from webtester.runner import oracle_id_map, oracle_items, run_instance
+from webtester.graphs.run import run_instance
+from webtester.eval.judges.oracle import OracleJudge
+from webtester.models import Dimension, Status, oracle_gold_id, oracle_ids, oracle_items
 from webtester.settings import Settings
 
 
@@ -22,8 +23,12 @@ def test_oracle_items_follow_the_gold_order_per_dimension():
     for dim in Dimension:
         ids = [i.id for i in items if i.dimension is dim]
         assert ids == [f"{dim.prefix}-{n:02d}" for n in range(1, len(ids) + 1)]
-    mapping = oracle_id_map(inst)
+    mapping = oracle_ids(inst)
     assert len(mapping) == len(inst.checklist) and sorted(mapping.values()) == [g.id for g in inst.checklist]
+    # the ids an oracle run gives are the ids the oracle judge reads back (one rule: webtester.models.oracle_ids)
+    assert [oracle_gold_id(inst, i.id) for i in items] == [g.id for g in inst.checklist]
+    assert OracleJudge().match(inst, items) == [g.id for g in inst.checklist]
+    assert [oracle_gold_id(inst, i.id.lower().replace("-0", "-")) for i in items] == [g.id for g in inst.checklist]
 
 
 @pytest.mark.browser
@@ -44,6 +49,7 @@ def test_oracle_run_tests_the_gold_items_without_generating(tmp_path, browser):
     assert result.status == "ok"
     assert [i.id for i in result.checklist] == ["FT-01", "FT-02", "CS-01", "CT-01"]
     assert [i.description for i in result.checklist] == [g.content for g in gold]
+    assert OracleJudge().match(inst, result.checklist) == [1, 2, 9, 17]
     assert [v.status for v in result.verdicts] == [Status.passed] * 4
     assert "checklist" not in calls and sum(calls.values()) == 4
     saved = json.loads((tmp_path / "portfolio_site" / "checklist.json").read_text())

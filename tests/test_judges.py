@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+import yaml
+from langchain_core.messages import SystemMessage
 
 from webtester.eval.judges import JudgeError, get_judge
 from webtester.eval.judges.llm import PROMPT_VERSION, LLMJudge
-from webtester.eval.judges.oracle import markdown_ids
 from webtester.llm.scripted import Script, ScriptedChatModel
-from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
+from webtester.models import Category, Dimension, GoldItem, Instance, TestItem, oracle_ids, oracle_items
+from webtester.settings import Settings, load_settings
 
 F, C, I = Dimension.functionality, Dimension.constraint, Dimension.interaction
 
@@ -35,7 +36,7 @@ def items(n: int) -> list[TestItem]:
 
 
 def test_oracle_maps_markdown_ids_per_dimension_in_gold_order_and_integer_ids():
-    assert markdown_ids(GOLD) == {"FT-01": 1, "CS-01": 2, "FT-02": 3, "IX-01": 4}
+    assert oracle_ids(GOLD) == {"FT-01": 1, "CS-01": 2, "FT-02": 3, "IX-01": 4}
     judge = get_judge("oracle")
     pred = [TestItem(id=i, dimension=F, description="x") for i in ("FT-02", "cs-1", "IX-01", "3", "FT-09", "Q-1", "77")]
     assert judge.match(GOLD, pred) == [3, 2, 4, 3, None, None, None]
@@ -44,7 +45,6 @@ def test_oracle_maps_markdown_ids_per_dimension_in_gold_order_and_integer_ids():
 
 def test_oracle_on_webtestbench_gold_is_the_identity(webtestbench_path):
     from webtester.datasets import load_dataset
-    from webtester.runner import oracle_items
 
     judge = get_judge("oracle")
     for inst in load_dataset(webtestbench_path)[:20]:
@@ -62,14 +62,37 @@ def answer(pairs):
     return {"structured": {"matches": [{"pred_id": p, "gold_id": g} for p, g in pairs]}}
 
 
+def judge_with(model: ScriptedChatModel, **judge: object) -> LLMJudge:
+    return LLMJudge(Settings(judge=judge), chat_model=model)
+
+
 def test_llm_judge_valid_answer_and_recorded_identity():
     model = scripted([answer([("P1", 1), ("P2", None), ("P3", 3)])])
-    judge = LLMJudge(chat_model=model, settings={"model": "scripted-judge"})
+    judge = judge_with(model)
     assert judge.match(GOLD, items(3)) == [1, None, 3]
-    assert judge.info.name == "llm" and judge.info.model == "scripted-judge" and judge.info.prompt_version == PROMPT_VERSION
+    assert judge.info.name == "llm" and judge.info.model == "scripted" and judge.info.prompt_version == PROMPT_VERSION
+    assert judge.cost.model_calls == 1 and judge.cost.input_tokens > 0
     system, user = judge.messages(GOLD, ["P1"], items(1))
     assert isinstance(system, SystemMessage) and "Do NOT force matches" in system.content
     assert "2: Search cannot be submitted empty." in user.content and "P1: predicted check 1" in user.content
+
+
+def test_llm_judge_from_settings_with_a_scripted_model_file(tmp_path):
+    script = tmp_path / "judge.yaml"
+    script.write_text(yaml.safe_dump({"checklist": [answer([("P1", 2), ("P2", None)])]}))
+    settings = load_settings(environ={"WEBTESTER_JUDGE_MODEL": f"scripted:{script}"})  # no endpoint needed
+    judge = get_judge("llm", settings)
+    assert judge.match(GOLD, items(2)) == [2, None]
+    assert judge.info.model == "scripted"  # never labelled as a model's result
+
+
+def test_llm_judge_needs_settings_and_an_endpoint_for_a_real_model():
+    with pytest.raises(JudgeError, match="needs settings"):
+        get_judge("llm")
+    with pytest.raises(JudgeError, match="needs a model endpoint"):
+        get_judge("llm", Settings())
+    with pytest.raises(JudgeError, match="cannot be used: script file not found"):
+        get_judge("llm", Settings(judge={"model": "scripted:/nonexistent/judge.yaml"}))
 
 
 def test_llm_judge_retries_malformed_and_invalid_answers_then_succeeds():
@@ -79,20 +102,22 @@ def test_llm_judge_retries_malformed_and_invalid_answers_then_succeeds():
         answer([("P1", 2), ("P7", 1)]),                # unknown predicted id, P2 missing
         answer([("P1", 2), ("P2", 1)]),
     ])
-    judge = LLMJudge(chat_model=model, settings={"model": "m", "max_attempts": 4})
+    judge = judge_with(model, max_attempts=4)
     assert judge.match(GOLD, items(2)) == [2, 1]
+    assert judge.cost.model_calls == 4
 
 
 def test_llm_judge_gives_up_with_a_clear_error_after_bounded_attempts():
     model = scripted([answer([("P1", 99)])] * 2 + [answer([("P1", 1)])])
-    judge = LLMJudge(chat_model=model, settings={"model": "m", "max_attempts": 2})
+    judge = judge_with(model, max_attempts=2)
     with pytest.raises(JudgeError, match=r"J1: .*after 2 attempts.*gold_id 99 for P1 is not a gold item id"):
         judge.match(GOLD, items(1))
+    assert judge.cost.model_calls == 2
 
 
 def test_llm_judge_rejects_duplicate_answers():
     model = scripted([answer([("P1", 1), ("P1", 2)])])
-    judge = LLMJudge(chat_model=model, settings={"model": "m", "max_attempts": 1})
+    judge = judge_with(model, max_attempts=1)
     with pytest.raises(JudgeError, match="answered twice"):
         judge.match(GOLD, items(1))
 
@@ -108,35 +133,28 @@ def test_llm_judge_batches_long_checklists_without_truncation():
         return answer([(lab, (int(lab[1:]) % 4) + 1) for lab in labels])
 
     model = ScriptedChatModel(script=Script.build({"checklist": {"replies": [reply], "repeat_last": True}}))
-    judge = LLMJudge(chat_model=model, settings={"model": "m", "batch_size": 3})
+    judge = judge_with(model, batch_size=3)
     got = judge.match(GOLD, items(7))
     assert seen == [["P1", "P2", "P3"], ["P4", "P5", "P6"], ["P7"]]
     assert got == [(j % 4) + 1 for j in range(1, 8)]
 
 
-def test_llm_judge_needs_a_model_name(monkeypatch):
-    for var in ("WEBTESTER_JUDGE_MODEL", "OPENAI_MODEL"):
-        monkeypatch.delenv(var, raising=False)
-    with pytest.raises(JudgeError, match="needs a model name"):
-        get_judge("llm", {})
-
-
-def test_llm_judge_settings_from_webtester_settings():
-    from webtester.eval.judges.llm import LLMJudgeSettings
-    from webtester.settings import Settings
-
-    s = LLMJudgeSettings.resolve(Settings(model="tester-model", judge_model="judge-model", base_url="http://127.0.0.1:9"))
-    assert s.model == "judge-model" and s.base_url == "http://127.0.0.1:9"
-    assert LLMJudgeSettings.resolve(Settings(model="tester-model")).model == "tester-model"
-
-
-def test_llm_judge_over_chatopenai_wire_path():
+def test_llm_judge_over_chatopenai_wire_path_with_its_endpoint_from_the_config_file(tmp_path):
     from webtester.llm.stub_server import StubServer
 
-    script = Script.build({"checklist": [answer([("P1", 3), ("P2", None)])]})
+    script = Script.build({"checklist": [
+        {"http_error": 503, "times": 1, **answer([("P1", 3), ("P2", None)])},  # retried by the client
+    ]})
     with StubServer(script) as server:
-        judge = get_judge("llm", {"model": "stub-judge", "base_url": server.url, "api_key": "test-key"})
+        cfg = tmp_path / "webtester.toml"
+        cfg.write_text(f'[webtester.judge]\nbase_url = "{server.url}"\napi_key = "test-key"\n')
+        env = {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "WEBTESTER_JUDGE_BASE_URL": "http://127.0.0.1:9/v1",
+               "WEBTESTER_JUDGE_MODEL": "stub-judge"}
+        judge = get_judge("llm", load_settings(cfg, environ=env))  # the file's endpoint wins over the environment's
         assert judge.match(GOLD, items(2)) == [3, None]
+        requests = list(server.requests)
+    assert len(requests) == 2 and all(r["model"] == "stub-judge" for r in requests)
+    assert requests[0]["tools"][0]["function"]["name"] == "MatchAnswer"
     assert judge.info.model == "stub-judge"
     assert "test-key" not in judge.info.model_dump_json()
 
@@ -146,10 +164,8 @@ def test_unknown_judge_name():
         get_judge("telepathy")
 
 
-def test_feedback_answers_every_tool_call():
-    from webtester.eval.judges.llm import feedback
+def test_repair_prompt_names_the_problem_and_every_label():
+    from webtester.eval.judges.llm import repair_prompt
 
-    raw = AIMessage(content="", tool_calls=[{"name": "MatchAnswer", "args": {}, "id": "c1"}])
-    msgs = feedback(raw, "bad", ["P1"])
-    assert msgs[0] is raw and msgs[1].tool_call_id == "c1"
-    assert isinstance(feedback(None, "bad", ["P1"])[0], HumanMessage)
+    text = repair_prompt("gold_id 99 for P1 is not a gold item id", ["P1", "P2"])
+    assert "gold_id 99" in text and "P1, P2" in text

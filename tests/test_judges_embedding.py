@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from webtester.eval import calibrate
+from webtester.eval.judges.trained import calibrate
 from webtester.eval.judges import get_judge
 from webtester.eval.judges.embedding import CALIBRATION_FILE, EmbeddingJudge, assign, read_calibration
 from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
@@ -65,7 +65,7 @@ def test_embeddings_are_cached_on_disk(judge, tmp_path, monkeypatch):
 
 
 def test_get_judge_embedding_with_explicit_threshold(tmp_path):
-    j = get_judge("embedding", {"threshold": 0.99, "cache_path": tmp_path / "c.sqlite"})
+    j = get_judge("embedding", threshold=0.99, cache_path=tmp_path / "c.sqlite")
     pred = [TestItem(id="a", dimension=F, description="Search recipes by a keyword")]
     assert j.match(GOLD, pred) == [None] and j.info.threshold == 0.99
 
@@ -74,7 +74,7 @@ def test_stored_calibration_is_reproducible_from_the_labelled_data():
     stored = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
     now = calibrate.load_matching_set().files
     changed = sorted(f for f, digest in stored["files"].items() if now.get(f) != digest)
-    assert not changed, f"labelled data changed since the calibration ({changed}): run python -m webtester.eval.calibrate --write"
+    assert not changed, f"labelled data changed since the calibration ({changed}): run python -m webtester.eval.judges.trained.calibrate --write"
     fresh = calibrate.calibrate(only=list(stored["files"]))  # files added later do not change the stored result
     assert fresh["files"] == stored["files"]
     for key in ("threshold", "text_mode", "dimension_bonus", "variants", "calibration", "held_out"):
@@ -123,5 +123,5 @@ def test_best_threshold_maximises_agreement():
     import numpy as np
 
     ids, sims = [1, 2, 3, 4], np.array([0.9, 0.8, 0.4, 0.3])
-    t, agr = calibrate.best_threshold(ids, sims, [1, 2, None, None])
+    t, agr = calibrate.threshold_for(ids, sims, [1, 2, None, None])
     assert 0.4 < t < 0.8 and agr == 1.0

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from webtester.browser import npm
-from webtester.browser.launcher import AppStartError, NpmApp, StaticApp, UrlApp, answers, start_app
+from webtester.browser.launcher import AppDownError, AppStartError, NpmApp, StaticApp, UrlApp, answers, start_app
 from webtester.models import AppSpec
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -115,6 +115,60 @@ def test_npm_project_starts_on_a_forced_port_and_stops_with_its_process_group(st
     app.stop()  # idempotent
     assert not answers(app.url, timeout=1)
     assert _group_alive(pgid) == set()  # nothing of the group is left (exited children may linger as zombies)
+
+
+@needs_npm
+def test_a_dev_server_that_died_is_restarted_once_and_one_that_stays_down_is_reported(stub_project, tmp_path,
+                                                                                      monkeypatch):
+    with start_app(stub_project, timeout=60, log_path=tmp_path / "dev.log") as app:
+        assert app.check() is None and app.ensure_healthy() == app.url and app.restarts == 0
+        os.killpg(os.getpgid(app.pid), signal.SIGKILL)
+        app._proc.wait(timeout=10)
+        assert "exited with code" in app.check()
+        assert "Stub app" in _get(app.ensure_healthy()) and app.restarts == 1
+        # the next start crashes: the app stays down, and the error carries the reason and the log tail
+        monkeypatch.setenv("STUB_MODE", "crash")
+        os.killpg(os.getpgid(app.pid), signal.SIGKILL)
+        app._proc.wait(timeout=10)
+        with pytest.raises(AppDownError) as err:
+            app.ensure_healthy(max_restarts=2)
+        assert "exited with code" in err.value.reason and "the restart failed" in err.value.reason
+        assert "Cannot find module 'left-pad' (stub crash)" in err.value.log_tail
+        with pytest.raises(AppDownError):  # no restart left
+            app.ensure_healthy(max_restarts=2)
+
+
+@needs_npm
+def test_a_dev_server_that_stops_answering_is_restarted(stub_project, tmp_path):
+    with start_app(stub_project, timeout=60, log_path=tmp_path / "dev.log") as app:
+        pgid = os.getpgid(app.pid)
+        os.killpg(pgid, signal.SIGSTOP)  # alive, but it answers nothing
+        try:
+            assert "stopped answering" in app.check(timeout=1)
+            assert "Stub app" in _get(app.ensure_healthy()) and app.restarts == 1
+        finally:
+            try:
+                os.killpg(pgid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+    assert _group_alive(pgid) == set()
+
+
+def test_static_and_url_apps_report_their_health(tmp_path):
+    app = start_app(FIXTURES / "static_site")
+    try:
+        app.stop()
+        assert app.check() == "the static server was stopped"
+        url = app.ensure_healthy()
+        assert app.restarts == 1 and answers(url)
+    finally:
+        app.stop()
+    with start_app(FIXTURES / "static_site") as server:
+        remote = UrlApp(server.url)
+        assert remote.ensure_healthy() == remote.url
+    with pytest.raises(AppDownError, match="nothing answers") as err:
+        remote.ensure_healthy()  # the server behind it is gone and the tester cannot restart a URL
+    assert "cannot be restarted" in err.value.reason
 
 
 @needs_npm
@@ -278,8 +332,9 @@ def test_vite_react_app_starts_and_is_driven_through_references(browser, tmp_pat
             add = next(r for r, i in item.last_observation.refs.items() if i.name == "Add to cart")
             out = tools["click"].invoke({"ref": add})
             assert "Cart (1)" in out and "Added Blueberries to your cart." in out
-            # the hero image comes from another origin: blocked and recorded, not a crash
-            assert any("images.example-cdn.com" in b for b in item.evidence.blocked_requests)
+            # the hero image comes from another origin: blocked and recorded as an environment event, not a crash
+            assert any("images.example-cdn.com" in b for b in item.evidence.environment)
+            assert not any("images.example-cdn.com" in r for r in item.evidence.failed_requests)
         finally:
             item.close()
         fresh = ItemPage(browser, app.url + "cart")

@@ -11,12 +11,13 @@ from webtester.eval.correlation.annotations import load_annotations
 from webtester.eval.correlation.report import write_study
 from webtester.eval.correlation.study import load_systems, run_study
 from webtester.eval.judges.base import Judge, JudgeInfo
+from webtester.eval.paths import EXAMPLE_STUDY
 from webtester.eval.reports import write_reports
 from webtester.eval.scoring import score_predictions
 from webtester.datasets import load_dataset
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "eval" / "studies" / "example"
+EXAMPLE = EXAMPLE_STUDY
 
 
 class _AnnotatorJudge(Judge):

@@ -11,10 +11,12 @@ from collections.abc import Sequence
 import pytest
 
 from webtester.eval.judges.base import Judge, JudgeInfo, Matches
+from webtester.eval.reports import report_scores
+from webtester.eval.reports import write_reports as write_scores
 from webtester.eval.scoring import score_run_full
-from webtester.artifacts import InstanceFolder, write_json
 from webtester.models import BugReport, Evidence, GoldItem, Instance, InstanceResult, Status, TestItem, Verdict
-from webtester.report import write_reports
+from webtester.report import ReportError, write_reports
+from webtester.runfolder import InstanceFolder, write_json
 
 # a 2x2 PNG
 PNG = base64.b64decode(
@@ -98,7 +100,7 @@ def test_junit_xml_has_a_suite_per_instance_and_a_case_per_item(run_dir):
 
 def test_html_report_is_self_contained_with_every_section(run_dir):
     scored = score_run_full(run_dir, [GOLD, BROKEN], FixedJudge({"notes": {"FT-01": 1, "CS-01": 2}}), bootstrap=0)
-    html_path, _ = write_reports(run_dir, summary=scored.summary, instances=[GOLD, BROKEN])
+    html_path, _ = write_reports(run_dir, scores=report_scores(scored.summary), instances=[GOLD, BROKEN])
     html = html_path.read_text()
     for section in ("Scores against gold", "Per dimension", "Summary", "Instruction", "Checklist and verdicts", "Probe findings",
                     "Gold items", 'id="inst-notes"', 'id="inst-broken"', "Functionality", "Constraint", "Interaction", "Content"):
@@ -122,3 +124,20 @@ def test_report_without_scores_says_so(run_dir):
     assert "Not scored against gold" in html and "score it with: webtester score" in html
     assert "Make a notes app." in html and "Scores against gold" not in html
     assert junit.exists()
+
+
+def test_report_shows_the_scores_stored_by_scoring(run_dir):
+    scored = score_run_full(run_dir, [GOLD, BROKEN], FixedJudge({"notes": {"FT-01": 1, "CS-01": 2}}), bootstrap=0)
+    write_scores(scored.summary, run_dir / "scores", matches=scored.matches, predictions=scored.predictions)
+    html = write_reports(run_dir, instances=[GOLD, BROKEN])[0].read_text()
+    assert "Scores against gold" in html and "Precision 100.0" in html and "fixed" in html
+
+
+def test_unreadable_result_is_shown_as_the_instance_problem(run_dir):
+    (run_dir / "notes" / "result.json").write_text("{not json")
+    html_path, junit = write_reports(run_dir)
+    assert "result.json:1: invalid JSON" in html_path.read_text()
+    assert "result.json:1: invalid JSON" in junit.read_text()
+    (run_dir / "manifest.json").write_text("[1, 2")
+    with pytest.raises(ReportError, match=r"manifest\.json:1: invalid JSON"):
+        write_reports(run_dir)

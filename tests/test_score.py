@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from webtester.eval.judges import get_judge
-from webtester.eval.scoring import read_prediction, score_run, score_run_full
-from webtester.artifacts import write_json
+from webtester.eval.reports import write_reports
 from webtester.datasets import load_dataset
 from webtester.datasets.markdown import render_checklist, render_results
-from webtester.models import BugReport, InstanceResult, Status, Verdict
-from webtester.runner import oracle_items
+from webtester.eval.scoring import read_prediction, score_run, score_run_full
+from webtester.models import BugReport, InstanceResult, Status, Verdict, oracle_items
+from webtester.runfolder import RunFolderError, read_matches, write_json
 
 
 @pytest.fixture(scope="module")
@@ -96,10 +96,27 @@ def test_bad_result_file_is_named(tmp_path, gold):
     inst = gold[0]
     (tmp_path / inst.index).mkdir()
     (tmp_path / inst.index / "result.json").write_text('{"index": 3}')
-    from webtester.eval.scoring import RunFolderError
-
     with pytest.raises(RunFolderError, match="result.json"):
         score_run(tmp_path, [inst], "oracle", bootstrap=0)
+    (tmp_path / inst.index / "result.json").write_text('{\n  "index": "x",\n  "status": }\n')
+    with pytest.raises(RunFolderError, match=r"result\.json:3: invalid JSON"):
+        score_run(tmp_path, [inst], "oracle", bootstrap=0)
+
+
+def test_bad_matches_line_is_named_not_ignored(tmp_path, gold):
+    inst = gold[0]
+    write_run(tmp_path, [inst])
+    scored = score_run_full(tmp_path, [inst], get_judge("oracle"), bootstrap=0)
+    write_reports(scored.summary, tmp_path / "scores", matches=scored.matches, predictions=scored.predictions)
+    assert list(read_matches(tmp_path / "scores")) == [inst.index]
+    path = tmp_path / "scores" / "matches.jsonl"
+    good = path.read_text()
+    path.write_text(good + '{"index": "other", "matches": [{"pred_id": 1}]}\n')
+    with pytest.raises(RunFolderError, match=r"matches\.jsonl:2: not a valid match record"):
+        read_matches(tmp_path / "scores")
+    path.write_text(good + "not json\n")
+    with pytest.raises(RunFolderError, match=r"matches\.jsonl:2: invalid JSON"):
+        read_matches(tmp_path / "scores")
 
 
 def test_score_command_prints_tables_and_writes_reports(tmp_path, gold, webtestbench_path):
@@ -113,7 +130,7 @@ def test_score_command_prints_tables_and_writes_reports(tmp_path, gold, webtestb
     assert "Macro, all 100 (missing = 0)" in proc.stdout and "94 instances" not in proc.stdout
     out = run / "scores"
     for name in ("summary.json", "summary.md", "overall.csv", "by_dimension.csv", "by_category.csv", "instances.csv",
-                 "instances.jsonl", "matches.jsonl"):
+                 "instances.jsonl", "matches.jsonl", "report_scores.json"):
         assert (out / name).exists(), name
     summary = json.loads((out / "summary.json").read_text())
     assert summary["totals"]["missing"] == 94 and summary["overall_with_results"]["f1"] == 1.0
@@ -132,23 +149,23 @@ def test_score_command_needs_a_dataset(tmp_path):
 
 def test_rescoring_reuses_the_matches_of_the_same_llm_judge(tmp_path, gold):
     from webtester.eval.judges.llm import LLMJudge
-    from webtester.eval.reports import write_reports
-    from webtester.eval.scoring import read_matches
     from webtester.llm.scripted import Script, ScriptedChatModel
+    from webtester.settings import Settings
 
     inst = gold[0]
     write_run(tmp_path, [inst])
     n = len(inst.checklist)
     reply = {"structured": {"matches": [{"pred_id": f"P{j + 1}", "gold_id": g.id} for j, g in enumerate(inst.checklist)]}}
-    first = LLMJudge(ScriptedChatModel(script=Script.build({"checklist": [reply]})), {"model": "judge-x", "batch_size": n})
+    settings = Settings(judge={"batch_size": n})
+    first = LLMJudge(settings, ScriptedChatModel(script=Script.build({"checklist": [reply]})), model_name="judge-x")
     scored = score_run_full(tmp_path, [inst], first, bootstrap=0)
     assert scored.summary.overall.f1 == 1.0
     write_reports(scored.summary, tmp_path / "scores", matches=scored.matches, predictions=scored.predictions)
 
-    silent = LLMJudge(ScriptedChatModel(script=Script.build({"checklist": [{"raise": "no call expected"}]})),
-                      {"model": "judge-x", "batch_size": n})
-    again = score_run_full(tmp_path, [inst], silent, bootstrap=0, previous=read_matches(tmp_path / "scores" / "matches.jsonl"))
+    silent = LLMJudge(settings, ScriptedChatModel(script=Script.build({"checklist": [{"raise": "no call expected"}]})),
+                      model_name="judge-x")
+    again = score_run_full(tmp_path, [inst], silent, bootstrap=0, previous=read_matches(tmp_path / "scores"))
     assert again.matches == scored.matches
-    other = LLMJudge(ScriptedChatModel(script=Script.build({"checklist": [{"raise": "called"}]})), {"model": "judge-y"})
+    other = LLMJudge(settings, ScriptedChatModel(script=Script.build({"checklist": [{"raise": "called"}]})), model_name="judge-y")
     with pytest.raises(Exception, match="called"):  # another model: the old matches do not apply
-        score_run_full(tmp_path, [inst], other, bootstrap=0, previous=read_matches(tmp_path / "scores" / "matches.jsonl"))
+        score_run_full(tmp_path, [inst], other, bootstrap=0, previous=read_matches(tmp_path / "scores"))

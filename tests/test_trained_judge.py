@@ -8,11 +8,11 @@ import socket
 import numpy as np
 import pytest
 
-from webtester.eval import judge_training
-from webtester.eval.judge_dev import GUIDE_EXAMPLES, Checklist, item_agreement, judge_figures, load_dev_set
-from webtester.eval.judge_features import FEATURES, pair_features, token_alignment, words
 from webtester.eval.judges.base import JudgeError, check_matches
-from webtester.eval.judges.trained import MODEL_FILE, PairModel, TrainedJudge, assign, read_model
+from webtester.eval.judges.trained import training as judge_training
+from webtester.eval.judges.trained.dev_set import GUIDE_EXAMPLES, Checklist, item_agreement, judge_figures, load_dev_set
+from webtester.eval.judges.trained.features import FEATURES, pair_features, token_alignment, words
+from webtester.eval.judges.trained.judge import MODEL_FILE, PairModel, TrainedJudge, assign, read_model
 from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
 
 F, C = Dimension.functionality, Dimension.constraint
@@ -149,7 +149,7 @@ def test_cross_validation_never_trains_on_the_held_out_instance(monkeypatch):
 def test_best_threshold_maximises_agreement():
     cls, _ = _toy_checklists(2)
     scores = [np.array([[0.9, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.7], [0.3, 0.1, 0.1]])] * 2
-    t, agr = judge_training.best_threshold(scores, cls, "reference")
+    t, agr = judge_training.row_threshold(scores, cls, "reference")
     assert agr == 1.0 and 0.3 < t < 0.7
 
 
@@ -202,9 +202,9 @@ def test_get_judge_embedding_is_the_trained_judge_and_the_naive_one_stays_reacha
     from webtester.eval.judges import JUDGES, get_judge
     from webtester.eval.judges.embedding import EmbeddingJudge
 
-    trained = get_judge("embedding", {"cache_path": tmp_path / "t.sqlite"})
+    trained = get_judge("embedding", cache_path=tmp_path / "t.sqlite")
     assert isinstance(trained, TrainedJudge) and trained.threshold == read_model()["threshold"]
-    assert get_judge("embedding", {"threshold": 0.9, "cache_path": None}).threshold == 0.9
-    naive = get_judge("embedding-naive", {"cache_path": tmp_path / "n.sqlite"})
+    assert get_judge("embedding", threshold=0.9).threshold == 0.9
+    naive = get_judge("embedding-naive", cache_path=tmp_path / "n.sqlite")
     assert isinstance(naive, EmbeddingJudge) and naive.info.name == "embedding-naive"
     assert {"embedding", "embedding-naive"} <= set(JUDGES)

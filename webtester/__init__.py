@@ -1,3 +1,98 @@
-"""webtester: tests web applications from the instruction they were built from."""
+"""webtester: tests web applications from the instruction they were built from.
+
+The public API::
+
+    import webtester
+
+    settings = webtester.load_settings()                       # defaults, environment, webtester.toml
+    tester = webtester.make_tester("baseline", settings=settings)
+    result = webtester.run_app("recipe_finder", instruction="...", index="recipe_finder",
+                               tester=tester, out_dir="runs/mine", settings=settings)
+
+Names are loaded on first use, so ``import webtester`` stays light and importing a core module
+(``webtester.models``, say) never pulls in the workflow.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+#: public name -> the module that defines it
+_EXPORTS: dict[str, str] = {
+    # running
+    "run_app": "webtester.graphs.run",
+    "run_instance": "webtester.graphs.run",
+    "make_tester": "webtester.testers",
+    # settings
+    "Settings": "webtester.settings",
+    "JudgeSettings": "webtester.settings",
+    "load_settings": "webtester.settings",
+    # the tester protocol
+    "Tester": "webtester.agents.base",
+    "AppPage": "webtester.agents.base",
+    "PageOpener": "webtester.agents.base",
+    "Checklist": "webtester.agents.base",
+    "ItemBudget": "webtester.agents.base",
+    # the data model
+    "Mode": "webtester.models",
+    "Dimension": "webtester.models",
+    "Category": "webtester.models",
+    "Status": "webtester.models",
+    "TestItem": "webtester.models",
+    "Verdict": "webtester.models",
+    "BugReport": "webtester.models",
+    "Evidence": "webtester.models",
+    "Cost": "webtester.models",
+    "GoldItem": "webtester.models",
+    "AppSpec": "webtester.models",
+    "Instance": "webtester.models",
+    "InstanceResult": "webtester.models",
+    # datasets and run folders
+    "load_dataset": "webtester.datasets.jsonl",
+    "InstanceFolder": "webtester.runfolder",
+    # errors
+    "WebtesterError": "webtester.errors",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+if TYPE_CHECKING:
+    from webtester.agents.base import AppPage, Checklist, ItemBudget, PageOpener, Tester
+    from webtester.datasets.jsonl import load_dataset
+    from webtester.errors import WebtesterError
+    from webtester.graphs.run import run_app, run_instance
+    from webtester.models import (
+        AppSpec,
+        BugReport,
+        Category,
+        Cost,
+        Dimension,
+        Evidence,
+        GoldItem,
+        Instance,
+        InstanceResult,
+        Mode,
+        Status,
+        TestItem,
+        Verdict,
+    )
+    from webtester.runfolder import InstanceFolder
+    from webtester.settings import JudgeSettings, Settings, load_settings
+    from webtester.testers import make_tester
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from the module that defines it (PEP 562)."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'webtester' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -6,13 +6,18 @@ build (``window.WT_DEFECTS = [...]``); other builds are served by replacing it
 in memory, so the app's files never change.
 
 Each gold item's executable check is ``gold/checks/<index>.py::<check>``, a
-function ``(page, base_url) -> bool`` that returns True for Pass.
+function ``(page, base_url) -> bool`` that returns True for Pass. ``gold/checks``
+is a package (its modules share ``_helpers`` by relative import); it is imported
+from its folder under the name ``webtester_gold_checks``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import importlib.util
 import json
+import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -27,6 +32,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 APPS_ROOT = PROJECT_ROOT / "apps"
 GOLD_ROOT = PROJECT_ROOT / "gold"
 CHECKS_ROOT = GOLD_ROOT / "checks"
+CHECKS_PACKAGE = "webtester_gold_checks"
 
 Check = Callable[..., bool]
 
@@ -75,16 +81,32 @@ def serve_app(instance: Instance, build: str | Iterable[str] = "shipped", apps_r
     return StaticServer(folder, overrides={"defects.js": defects_js(defects)})
 
 
+def _checks_package(checks_root: Path) -> str:
+    """Import the checks folder as a package (once per folder); returns its import name."""
+    folder = checks_root.resolve()
+    name = CHECKS_PACKAGE
+    if folder != CHECKS_ROOT.resolve():  # another checks folder gets a name of its own
+        name += "_" + hashlib.sha256(str(folder).encode()).hexdigest()[:12]
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, folder / "__init__.py", submodule_search_locations=[str(folder)])
+        if spec is None or spec.loader is None:
+            raise FileNotFoundError(f"no checks package at {folder} (it needs an __init__.py)")
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[name] = package
+        try:
+            spec.loader.exec_module(package)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    return name
+
+
 def load_checks(index: str, checks_root: Path = CHECKS_ROOT) -> ModuleType:
-    """Import ``gold/checks/<index>.py``."""
+    """Import ``gold/checks/<index>.py`` as a module of the checks package."""
     path = checks_root / f"{index}.py"
     if not path.exists():
         raise FileNotFoundError(f"no checks module for {index!r}: {path}")
-    spec = importlib.util.spec_from_file_location(f"webtester_gold_checks.{index}", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module(f"{_checks_package(checks_root)}.{index}")
 
 
 @dataclass

@@ -7,6 +7,8 @@ loads and writes back unchanged.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from enum import Enum
 from typing import Any, Literal
 
@@ -46,6 +48,44 @@ DIMENSION_PREFIX: dict[Dimension, str] = {
     Dimension.interaction: "IX",
     Dimension.content: "CT",
 }
+
+
+def item_id(dimension: Dimension, number: int) -> str:
+    """The WebTestBench markdown id of the ``number``-th item (from 1) of ``dimension``: ``FT-01``, ``CS-12``."""
+    return f"{dimension.prefix}-{number:02d}"
+
+
+_ITEM_ID = re.compile(r"^\s*(FT|CS|IX|CT)-0*(\d+)\s*$", re.IGNORECASE)
+
+
+def parse_item_id(text: str) -> tuple[Dimension, int] | None:
+    """The dimension and number an ``FT-01``-style id names (any case, any zero padding), or None."""
+    m = _ITEM_ID.match(text)
+    return (Dimension.from_prefix(m.group(1)), int(m.group(2))) if m else None
+
+
+def number_ids(dimensions: Iterable[Dimension]) -> list[str]:
+    """Ids for items of these dimensions, in this order, numbered per dimension (FT-01, CS-01, FT-02, ...)."""
+    counters = {d: 0 for d in Dimension}
+    ids = []
+    for dim in dimensions:
+        counters[dim] += 1
+        ids.append(item_id(dim, counters[dim]))
+    return ids
+
+
+Mode = Literal["e2e", "oracle"]
+"""How an instance is run: end to end (the tester writes the checklist) or oracle (the gold checklist is given)."""
+MODES: tuple[Mode, ...] = ("e2e", "oracle")
+
+
+def tester_label(kind: str | None, model: str | None) -> str:
+    """The label of runs made with ``--tester kind --model model``: ``scripted`` / ``replay`` for those model
+    specs (never a model's result), else ``<kind>`` or ``<kind>:<model>`` (``llm:gpt-4o``)."""
+    model_kind = (model or "").partition(":")[0]
+    if model_kind in ("scripted", "replay"):
+        return model_kind
+    return (kind or "llm") + (f":{model}" if model else "")
 
 
 class Category(str, Enum):
@@ -96,6 +136,10 @@ class Evidence(BaseModel):
     console_errors: list[str] = Field(default_factory=list)
     page_errors: list[str] = Field(default_factory=list)
     failed_requests: list[str] = Field(default_factory=list)
+    environment: list[str] = Field(
+        default_factory=list,
+        description="third-party requests blocked by the network policy or unreachable here: not the app's defects",
+    )
     trace: str | None = None
     notes: str = ""
 
@@ -212,6 +256,33 @@ class Instance(BaseModel):
     def shipped_defects(self) -> list[str]:
         """Ids of the defects switched on in the default build."""
         return [d.id for d in self.defects or [] if d.shipped]
+
+
+def oracle_ids(instance: Instance) -> dict[str, int]:
+    """Oracle item id -> gold id: the gold items numbered per dimension in the gold file's order (FT-01, CS-01, ...),
+    as the WebTestBench reference harness numbers them."""
+    ids = number_ids(g.dimension for g in instance.checklist)
+    return {oid: gold.id for oid, gold in zip(ids, instance.checklist)}
+
+
+def oracle_items(instance: Instance) -> list[TestItem]:
+    """The gold checklist as test items for an oracle run, with the ids of :func:`oracle_ids`."""
+    ids = number_ids(g.dimension for g in instance.checklist)
+    return [TestItem(id=oid, dimension=g.dimension, description=g.content) for oid, g in zip(ids, instance.checklist)]
+
+
+def oracle_gold_id(instance: Instance, predicted_id: str, table: dict[str, int] | None = None) -> int | None:
+    """The gold id a predicted id names: an oracle id (``FT-01``, any padding or case) or the gold integer id
+    written as a string (``"7"``); None for any other id. ``table``: :func:`oracle_ids` of ``instance``, when
+    already computed."""
+    parsed = parse_item_id(predicted_id)
+    if parsed is not None:
+        return (table if table is not None else oracle_ids(instance)).get(item_id(*parsed))
+    text = predicted_id.strip()
+    if text.isascii() and text.isdigit():
+        gid = int(text)
+        return gid if any(g.id == gid for g in instance.checklist) else None
+    return None
 
 
 class InstanceResult(BaseModel):

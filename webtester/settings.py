@@ -1,8 +1,13 @@
-"""Settings: model endpoints, judge, output folder and browser.
+"""Settings: model endpoints, the LLM judge, output folder and browser.
 
 Sources, later ones winning: built-in defaults, environment variables, a TOML
 config file, command-line flags. API keys are held as ``SecretStr`` and never
 appear in :meth:`Settings.public_dict`, which is what runs record.
+
+The judge has its own section (``Settings.judge``; ``[webtester.judge]`` in the
+config file, ``WEBTESTER_JUDGE_*`` in the environment). The flat names
+``judge_model``, ``judge_base_url`` and ``judge_api_key`` are accepted in the
+config file and as overrides and mean the same fields.
 """
 
 from __future__ import annotations
@@ -11,34 +16,65 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from webtester.errors import InputError
 
 DEFAULT_CONFIG_NAME = "webtester.toml"
 
-#: Environment variable for each setting.
+Stage = Literal["checklist", "detection", "judge"]
+
+#: Environment variable for each setting (``judge.x`` is the field ``x`` of the judge section).
 ENV_VARS: dict[str, str] = {
     "model": "WEBTESTER_MODEL",
     "checklist_model": "WEBTESTER_CHECKLIST_MODEL",
     "detection_model": "WEBTESTER_DETECTION_MODEL",
     "base_url": "OPENAI_BASE_URL",
     "api_key": "OPENAI_API_KEY",
-    "judge_model": "WEBTESTER_JUDGE_MODEL",
-    "judge_base_url": "WEBTESTER_JUDGE_BASE_URL",
-    "judge_api_key": "WEBTESTER_JUDGE_API_KEY",
+    "judge.model": "WEBTESTER_JUDGE_MODEL",
+    "judge.base_url": "WEBTESTER_JUDGE_BASE_URL",
+    "judge.api_key": "WEBTESTER_JUDGE_API_KEY",
+    "judge.batch_size": "WEBTESTER_JUDGE_BATCH_SIZE",
+    "judge.max_attempts": "WEBTESTER_JUDGE_MAX_ATTEMPTS",
     "output_dir": "WEBTESTER_OUTPUT_DIR",
     "browser_path": "WEBTESTER_BROWSER",
     "temperature": "WEBTESTER_TEMPERATURE",
     "max_items": "WEBTESTER_MAX_ITEMS",
     "max_tool_calls_per_item": "WEBTESTER_MAX_TOOL_CALLS_PER_ITEM",
     "max_tool_calls_per_instance": "WEBTESTER_MAX_TOOL_CALLS_PER_INSTANCE",
+    "network": "WEBTESTER_NETWORK",
+    "serve": "WEBTESTER_SERVE",
 }
-_SECRETS = ("api_key", "judge_api_key")
+
+#: Flat names of judge fields, accepted in the config file and as overrides.
+FLAT_JUDGE_NAMES: dict[str, str] = {"judge_model": "model", "judge_base_url": "base_url", "judge_api_key": "api_key"}
+
+#: ``exclude`` spec of every secret: ``settings.model_dump(mode="json", exclude=SECRETS)`` holds no key
+#: and validates back into ``Settings`` (secrets then come from the environment again).
+SECRETS: dict[str, Any] = {"api_key": True, "judge": {"api_key": True}}
+_SECRET_PATHS = ("api_key", "judge.api_key")
 
 
-class SettingsError(ValueError):
+class SettingsError(InputError):
     """Settings that cannot be used; the message names the source and the field."""
+
+
+class JudgeSettings(BaseModel):
+    """The LLM judge: its model and endpoint (default: the tester's) and how it asks for structured answers."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    model: str | None = Field(default=None, description="model of the LLM judge (default: the tester's model)")
+    base_url: str | None = Field(default=None, description="endpoint of the LLM judge (default: the tester's)")
+    api_key: SecretStr | None = Field(
+        default=None, description="API key of the LLM judge (default: the tester's key, on the tester's endpoint only)",
+    )
+    batch_size: int = Field(default=40, ge=1, description="predicted items per judge request")
+    max_attempts: int = Field(default=3, ge=1, description="tries per batch before the judge gives up")
+    method: Literal["function_calling", "json_schema", "json_mode"] = Field(
+        default="function_calling", description="how the structured answer is requested",
+    )
 
 
 class Settings(BaseModel):
@@ -51,15 +87,21 @@ class Settings(BaseModel):
     detection_model: str | None = Field(default=None, description="model for defect detection (default: model)")
     base_url: str | None = Field(default=None, description="OpenAI-compatible endpoint (OPENAI_BASE_URL)")
     api_key: SecretStr | None = Field(default=None, description="API key (OPENAI_API_KEY)")
-    judge_model: str | None = Field(default=None, description="model of the LLM judge (default: model)")
-    judge_base_url: str | None = Field(default=None, description="endpoint of the LLM judge (default: base_url)")
-    judge_api_key: SecretStr | None = Field(default=None, description="API key of the LLM judge (default: api_key)")
+    judge: JudgeSettings = Field(default_factory=JudgeSettings, description="the LLM judge")
     output_dir: Path = Field(default=Path("runs"), description="where run folders are written")
     browser_path: str | None = Field(default=None, description="Chromium executable (default: /usr/bin/chromium)")
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     max_items: int = Field(default=20, ge=1, le=200, description="checklist size limit")
     max_tool_calls_per_item: int = Field(default=30, ge=1)
     max_tool_calls_per_instance: int = Field(default=150, ge=1)
+    network: Literal["offline", "allow-subresources"] = Field(
+        default="offline",
+        description="the app's third-party subresources: offline = all blocked, allow-subresources = GETs of "
+        "images, fonts, stylesheets, scripts and media go through (webtester.browser.confinement)",
+    )
+    serve: Literal["dev", "build"] = Field(
+        default="dev", description="how npm apps are served: their dev server, or a cached production build"
+    )
 
     @property
     def model_configured(self) -> bool:
@@ -69,25 +111,67 @@ class Settings(BaseModel):
     @property
     def judge_configured(self) -> bool:
         """True when the LLM judge has an endpoint or key (its own or the tester's)."""
-        return self.judge_api_key is not None or self.judge_base_url is not None or self.model_configured
+        return self.judge.api_key is not None or self.judge.base_url is not None or self.model_configured
 
-    def stage_model(self, stage: str) -> str:
-        """Model name for ``'checklist'``, ``'detection'`` or ``'judge'``."""
-        own = {"checklist": self.checklist_model, "detection": self.detection_model, "judge": self.judge_model}
+    def stage_model(self, stage: Stage) -> str:
+        """Model spec for ``'checklist'``, ``'detection'`` or ``'judge'`` (each defaults to ``model``)."""
+        own = {"checklist": self.checklist_model, "detection": self.detection_model, "judge": self.judge.model}
         if stage not in own:
             raise ValueError(f"unknown stage {stage!r}")
         return own[stage] or self.model
 
+    def endpoint(self, stage: Stage) -> tuple[str | None, SecretStr | None]:
+        """``(base_url, api_key)`` a stage talks to.
+
+        The tester's stages use ``base_url`` / ``api_key``. The judge uses its own
+        ``base_url`` when set, else the tester's; its own key when set, else the
+        tester's key, but only when it talks to the tester's endpoint (a key is
+        never sent to an endpoint it was not configured for).
+        """
+        self.stage_model(stage)  # validates the stage name
+        if stage != "judge":
+            return self.base_url, self.api_key
+        base_url = self.judge.base_url or self.base_url
+        if self.judge.api_key is not None:
+            return base_url, self.judge.api_key
+        same_endpoint = self.judge.base_url is None or self.judge.base_url == self.base_url
+        return base_url, self.api_key if same_endpoint else None
+
     def public_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready data with every secret replaced by whether it is set."""
-        data = self.model_dump(mode="json", exclude=set(_SECRETS))
-        for name in _SECRETS:
-            data[f"{name}_set"] = getattr(self, name) is not None
+        data = self.model_dump(mode="json", exclude=SECRETS)
+        data["api_key_set"] = self.api_key is not None
+        data["judge"]["api_key_set"] = self.judge.api_key is not None
         return data
 
 
+def _nested(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` with flat judge names (``judge_model``) and dotted names (``judge.model``) moved into ``judge``."""
+    out: dict[str, Any] = {}
+    judge: dict[str, Any] = {}
+    for key, value in values.items():
+        if key in FLAT_JUDGE_NAMES:
+            judge[FLAT_JUDGE_NAMES[key]] = value
+        elif key.startswith("judge."):
+            judge[key.removeprefix("judge.")] = value
+        elif key == "judge" and isinstance(value, Mapping):
+            judge.update({k: v for k, v in value.items() if v is not None})
+        else:
+            out[key] = value
+    if judge:
+        out["judge"] = judge
+    return out
+
+
+def _merge(base: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
+    merged = {**base, **layer}
+    if isinstance(base.get("judge"), dict) and isinstance(layer.get("judge"), dict):
+        merged["judge"] = {**base["judge"], **layer["judge"]}
+    return merged
+
+
 def _from_env(environ: Mapping[str, str]) -> dict[str, Any]:
-    return {field: environ[var] for field, var in ENV_VARS.items() if environ.get(var)}
+    return _nested({field: environ[var] for field, var in ENV_VARS.items() if environ.get(var)})
 
 
 def _from_file(path: Path) -> dict[str, Any]:
@@ -98,10 +182,17 @@ def _from_file(path: Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: invalid TOML: {exc}") from exc
     section = data.get("webtester", data)
-    unknown = sorted(set(section) - set(Settings.model_fields))
+    known = set(Settings.model_fields) | set(FLAT_JUDGE_NAMES)
+    unknown = sorted(set(section) - known)
     if unknown:
-        raise SettingsError(f"{path}: unknown setting(s) {unknown}; known: {sorted(Settings.model_fields)}")
-    return dict(section)
+        raise SettingsError(f"{path}: unknown setting(s) {unknown}; known: {sorted(known)}")
+    judge = section.get("judge", {})
+    if not isinstance(judge, Mapping):
+        raise SettingsError(f"{path}: 'judge' must be a table ([webtester.judge]), got {judge!r}")
+    unknown = sorted(set(judge) - set(JudgeSettings.model_fields))
+    if unknown:
+        raise SettingsError(f"{path}: unknown judge setting(s) {unknown}; known: {sorted(JudgeSettings.model_fields)}")
+    return _nested(section)
 
 
 def find_config(explicit: str | Path | None = None, environ: Mapping[str, str] | None = None) -> Path | None:
@@ -120,21 +211,25 @@ def load_settings(
     environ: Mapping[str, str] | None = None,
     **cli_overrides: Any,
 ) -> Settings:
-    """Merge defaults, environment, config file and CLI flags (``None`` flags are ignored)."""
+    """Merge defaults, environment, config file and CLI flags (``None`` flags are ignored).
+
+    Overrides use the field names; judge fields as ``judge_model=...`` or ``judge={"model": ...}``.
+    """
     environ = os.environ if environ is None else environ
     layers: list[tuple[str, dict[str, Any]]] = [("environment", _from_env(environ))]
     path = find_config(config, environ)
     if path is not None:
         layers.append((str(path), _from_file(path)))
-    layers.append(("command line", {k: v for k, v in cli_overrides.items() if v is not None}))
+    layers.append(("command line", _nested({k: v for k, v in cli_overrides.items() if v is not None})))
     merged: dict[str, Any] = {}
     for source, values in layers:
+        candidate = _merge(merged, values)
         try:
-            Settings.model_validate({**merged, **values})
+            Settings.model_validate(candidate)
         except ValidationError as exc:
             err = exc.errors()[0]
             field = ".".join(str(p) for p in err["loc"])
-            shown = "***" if field in _SECRETS else repr(err.get("input"))
+            shown = "***" if field in _SECRET_PATHS else repr(err.get("input"))
             raise SettingsError(f"{source}: setting {field!r}: {err['msg']} (got {shown})") from None
-        merged.update(values)
+        merged = candidate
     return Settings.model_validate(merged)

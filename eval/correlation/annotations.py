@@ -15,13 +15,14 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from webtester.errors import InputError
 from webtester.datasets import json_lines
 
 Key = tuple[str, str, str]  # (index, system, item_id)
 TEMPLATE_COLUMNS = ["annotator", "index", "system", "item_id", "dimension", "description", "action", "expected", "gold_id"]
 
 
-class AnnotationError(ValueError):
+class AnnotationError(InputError):
     """An annotation file that cannot be used; the message names the file and line."""
 
 

@@ -10,7 +10,7 @@ from webtester.eval.correlation.stats import Correlation
 from webtester.eval.correlation.study import METRICS, StudyResult
 from webtester.eval.judges.base import JudgeInfo
 from webtester.eval.reports import pct
-from webtester.artifacts import write_json, write_text
+from webtester.runfolder import write_json, write_text
 
 
 def _num(value: float | None, digits: int = 3) -> str:

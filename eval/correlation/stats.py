@@ -1,22 +1,21 @@
-"""Statistics of a correlation-with-human study, from scipy, scikit-learn and statsmodels."""
+"""Statistics of a correlation-with-human study: coefficients with bootstrap intervals, inter-rater agreement.
+
+Label agreement, Cohen's kappa and the plain coefficients are those of ``webtester.eval.stats``.
+"""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Sequence
 from itertools import combinations
 
 import numpy as np
 from pydantic import BaseModel
 from scipy import stats as sps
-from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
-CORRELATIONS = {
-    "kendall": lambda x, y: sps.kendalltau(x, y),
-    "spearman": lambda x, y: sps.spearmanr(x, y),
-    "pearson": lambda x, y: sps.pearsonr(x, y),
-}
+from webtester.eval.stats import CORRELATIONS, Agreement, agreement, clean, correlation_defined, label_strings, paired
+
+__all__ = ["Agreement", "Correlation", "RaterAgreement", "agreement", "correlate", "correlations", "rater_agreement"]
 
 
 class Correlation(BaseModel):
@@ -30,24 +29,18 @@ class Correlation(BaseModel):
     ci_high: float | None = None
 
 
-def _clean(value: float) -> float | None:
-    return None if value is None or math.isnan(value) else float(value)
-
-
 def correlate(x: Sequence[float], y: Sequence[float], method: str, *, n_resamples: int = 1000, seed: int = 0) -> Correlation:
     """Correlation of paired values by ``method`` (kendall / spearman / pearson).
 
     Undefined when fewer than three pairs or when either side is constant.
     """
-    x_arr, y_arr = np.asarray(x, float), np.asarray(y, float)
-    if x_arr.shape != y_arr.shape:
-        raise ValueError(f"paired samples differ in length: {len(x_arr)} vs {len(y_arr)}")
-    fn = CORRELATIONS[method]
+    x_arr, y_arr = paired(x, y)
     n = len(x_arr)
-    if n < 3 or np.ptp(x_arr) == 0 or np.ptp(y_arr) == 0:
+    if not correlation_defined(x_arr, y_arr):
         return Correlation(method=method, n=n, value=None, p_value=None)
+    fn = CORRELATIONS[method]
     res = fn(x_arr, y_arr)
-    out = Correlation(method=method, n=n, value=_clean(res.statistic), p_value=_clean(res.pvalue))
+    out = Correlation(method=method, n=n, value=clean(res.statistic), p_value=clean(res.pvalue))
 
     def statistic(a, b):
         if np.ptp(a) == 0 or np.ptp(b) == 0:
@@ -71,30 +64,6 @@ def correlations(x: Sequence[float], y: Sequence[float], **kwargs) -> dict[str, 
     return {m: correlate(x, y, m, **kwargs) for m in CORRELATIONS}
 
 
-def _labels(values: Sequence[Hashable]) -> list[str]:
-    return ["none" if v is None else str(v) for v in values]
-
-
-class Agreement(BaseModel):
-    """Agreement of two labellings of the same items."""
-
-    n: int
-    accuracy: float
-    kappa: float | None
-
-
-def agreement(a: Sequence[Hashable], b: Sequence[Hashable]) -> Agreement:
-    """Raw agreement and Cohen's kappa (``None`` labels are a category of their own)."""
-    if len(a) != len(b):
-        raise ValueError(f"labellings differ in length: {len(a)} vs {len(b)}")
-    if not a:
-        return Agreement(n=0, accuracy=0.0, kappa=None)
-    la, lb = _labels(a), _labels(b)
-    acc = sum(x == y for x, y in zip(la, lb)) / len(la)
-    kappa = 1.0 if la == lb and len(set(la)) == 1 else _clean(cohen_kappa_score(la, lb))
-    return Agreement(n=len(la), accuracy=acc, kappa=kappa)
-
-
 class RaterAgreement(BaseModel):
     """Agreement between several annotators on the items all of them labelled."""
 
@@ -114,9 +83,9 @@ def rater_agreement(labels: dict[str, dict[Hashable, Hashable]]) -> RaterAgreeme
     }
     fk = None
     if len(names) >= 2 and common:
-        table = np.array([_labels([labels[n][k] for n in names]) for k in common], dtype=object)
+        table = np.array([label_strings([labels[n][k] for n in names]) for k in common], dtype=object)
         cats = {c: i for i, c in enumerate(sorted({c for row in table for c in row}))}
         coded = np.vectorize(cats.get)(table)
         counts, _ = aggregate_raters(coded, n_cat=len(cats))
-        fk = 1.0 if len(cats) == 1 else _clean(fleiss_kappa(counts, method="fleiss"))
+        fk = 1.0 if len(cats) == 1 else clean(fleiss_kappa(counts, method="fleiss"))
     return RaterAgreement(annotators=names, n_items=len(common), pairwise=pairwise, fleiss_kappa=fk)

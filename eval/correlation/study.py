@@ -21,8 +21,9 @@ from webtester.eval.correlation.annotations import Annotation, AnnotationError, 
 from webtester.eval.correlation.stats import Agreement, Correlation, RaterAgreement, agreement, correlate, correlations, rater_agreement
 from webtester.eval.judges.base import Judge
 from webtester.eval.metrics import score_instance
-from webtester.eval.scoring import Prediction, read_manifest, read_prediction
+from webtester.eval.scoring import Prediction, read_prediction
 from webtester.models import Dimension, Evidence, Instance, Status, TestItem, Verdict
+from webtester.runfolder import read_manifest
 
 METRICS = ("coverage", "precision", "recall", "f1")
 

@@ -13,12 +13,14 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
+from webtester.errors import StepError
+from webtester.eval.metrics import validate_matches
 from webtester.models import Instance, TestItem
 
 Matches = list[int | None]
 
 
-class JudgeError(RuntimeError):
+class JudgeError(StepError):
     """A judge could not produce a valid matching."""
 
 
@@ -55,8 +57,6 @@ class Judge(ABC):
 
 def check_matches(instance: Instance, predicted: Sequence[TestItem], matches: Sequence[int | None]) -> Matches:
     """Validate a matching against the instance; returns it as a list or raises ``JudgeError``."""
-    from webtester.eval.metrics import validate_matches
-
     try:
         validate_matches(instance, len(predicted), matches)
     except ValueError as exc:

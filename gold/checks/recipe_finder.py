@@ -7,13 +7,10 @@ True when the behaviour of gold item ``<id>`` holds.
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import dismisses, eventually, first_int, holds, image_loaded, placeholder_hits, texts  # noqa: E402
+from ._helpers import dismisses, eventually, first_int, holds, image_loaded, placeholder_hits, texts
 
 TOTAL = 26
 

@@ -10,15 +10,11 @@ dated relative to today: Cedar has "Design review" 10:00-11:00 today, and the si
 from __future__ import annotations
 
 import re
-import sys
 from datetime import date, timedelta
-from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
-if str(Path(__file__).resolve().parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import alert_shown, holds  # noqa: E402
+from ._helpers import alert_shown, holds
 
 CAPACITY = {"Aurora": 4, "Birch": 6, "Cedar": 10, "Summit Hall": 24}
 TIME_RANGE_RE = re.compile(r"\b\d{2}:\d{2}–\d{2}:\d{2}\b")

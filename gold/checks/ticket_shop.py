@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _helpers import first_int, holds, money, texts  # noqa: E402
+from ._helpers import first_int, holds, money, texts
 
 MIDNIGHT = "Midnight Harbor — Live in Concert"
 LAUGH = "Laugh Track: Stand-up Night with Dana Ruiz"

@@ -1,9 +1,13 @@
 """The tester interface the workflow drives, and the budgets it enforces.
 
-A tester has two stages: ``generate_checklist`` (instruction -> test items) and
-``detect`` (one item, executed on a fresh page -> one verdict). The LLM tester
-is one implementation; a rule-based baseline plugs into the same workflow and
-artifacts.
+A tester is prepared once per instance (``prepare``: it may look at the app
+through pages of the run's browser) and has two stages: ``generate_checklist``
+(instruction -> test items) and ``detect`` (one item, executed on a fresh page
+-> one verdict). The LLM tester is one implementation; the rule-based baseline
+plugs into the same workflow and artifacts.
+
+Every page a tester gets comes from the run's browser, in a fresh context
+confined to the app's origin (:class:`AppPage`, opened by a :class:`PageOpener`).
 """
 
 from __future__ import annotations
@@ -12,12 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from playwright.sync_api import Page
 from pydantic import BaseModel, Field
 
+from webtester.errors import StepError
+from webtester.browser.evidence import EvidenceLog
+from webtester.browser.observe import Observation
 from webtester.models import Cost, TestItem, Verdict
 
 
-class ChecklistError(RuntimeError):
+class ChecklistError(StepError):
     """Checklist generation gave no usable checklist (after its bounded repairs and retries)."""
 
     def __init__(self, message: str, cost: Cost | None = None) -> None:
@@ -79,6 +87,39 @@ class ItemBudget:
         return f"item budget of {self.limit + self.extra_model_calls} model turns used up"
 
 
+class AppPage(Protocol):
+    """A page of the app under test in a fresh browser context (no cookies, no storage) confined to the app's
+    origin, with its evidence collectors (:class:`webtester.browser.session.ItemPage` implements it)."""
+
+    base_url: str
+    page: Page
+    evidence: EvidenceLog
+    last_observation: Observation | None
+    """The latest view the agent was given (element references are checked against it)."""
+
+    def observe(self, *, ref: str | None = None, full: bool = False) -> Observation:
+        """Observe the page and remember the view."""
+        ...
+
+    def screenshot(self, path: str | Path | None = None, *, label: str = "shot", full_page: bool = False,
+                   ref: str | None = None) -> str:
+        """Save a PNG screenshot and return its path."""
+        ...
+
+    def close(self) -> None:
+        """Close the context (saves its trace when tracing); idempotent."""
+        ...
+
+
+class PageOpener(Protocol):
+    """Opens pages in the run's browser (the one the workflow tests every item in)."""
+
+    def new_page(self, base_url: str, *, trace_name: str | None = None) -> AppPage:
+        """A fresh confined context and page at ``base_url``; traced as ``trace_name`` when the run keeps traces.
+        The caller closes it."""
+        ...
+
+
 @runtime_checkable
 class Tester(Protocol):
     """A two-stage tester the workflow can drive."""
@@ -91,17 +132,20 @@ class Tester(Protocol):
         ...
 
     def start_instance(self, index: str, folder: Path) -> None:
-        """Called before an instance's stages run (or resume); ``folder`` is its run folder."""
+        """Called before an instance's stages run, and again when it resumes; ``folder`` is its run folder."""
+        ...
+
+    def prepare(self, app_url: str, pages: PageOpener, *, instruction: str = "") -> None:
+        """Called once per instance, after the app started and before the checklist; pages are opened through
+        ``pages`` only. A resumed instance is not prepared again: what detection needs from this step is kept
+        in the instance folder and reloaded by :meth:`start_instance`."""
         ...
 
     def generate_checklist(self, instruction: str, app_url: str, max_items: int) -> Checklist:
         """At most ``max_items`` test items; raises :class:`ChecklistError` when none can be produced."""
         ...
 
-    def detect(self, item: TestItem, item_page: Any, budget: ItemBudget, *, instruction: str = "") -> Verdict:
-        """Execute ``item`` on ``item_page`` (a fresh browser context) and return exactly one verdict.
-
-        A tester whose ``uses_item_page`` attribute is False drives its own browser: it gets the app's
-        base URL (a string) instead of a page, and the workflow opens no page for the item.
-        """
+    def detect(self, item: TestItem, page: AppPage, budget: ItemBudget, *, instruction: str = "") -> Verdict:
+        """Execute ``item`` on ``page`` (a fresh confined context at the app's start page) and return exactly
+        one verdict."""
         ...

@@ -14,13 +14,13 @@ import re
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from webtester.agents.base import Checklist, ChecklistError
-from webtester.llm.usage import add_usage
-from webtester.models import Cost, Dimension, TestItem
+from webtester.llm.structured import Reply, ReplyRejected, StructuredOutputError, ask_structured
+from webtester.models import Dimension, TestItem, item_id
 from webtester.prompts import load_prompt
 
 _ALIASES = {
@@ -70,22 +70,28 @@ def generate_checklist(
         SystemMessage(content=load_prompt("checklist").render(max_items=max_items)),
         HumanMessage(content=load_prompt("checklist_user").render(instruction=instruction, app_url=app_url, max_items=max_items)),
     ]
-    structured = model.with_structured_output(ChecklistOutput, method="function_calling", include_raw=True)
-    cost, notes = Cost(), []
-    problem = ""
-    for attempt in range(retries + 1):
-        out = structured.invoke(messages, config=config)
-        raw: AIMessage = out["raw"]
-        cost = add_usage(cost, raw)
-        entries, problem, repaired = _entries(out.get("parsed"), out.get("parsing_error"), raw)
-        if entries:
-            if repaired:
-                notes.append(f"attempt {attempt + 1}: reply repaired ({problem})")
-            items, more = finalize(entries, max_items)
-            return Checklist(items=items, cost=cost, notes=notes + more)
-        notes.append(f"attempt {attempt + 1}: {problem}")
-        messages += _feedback(raw, problem)
-    raise ChecklistError(f"checklist reply did not parse after {retries + 1} attempts: {problem}", cost=cost)
+    try:
+        answer = ask_structured(
+            model, ChecklistOutput, messages, _check, repair_prompt=_repair_prompt, attempts=retries + 1,
+            config=config, what="checklist",
+        )
+    except StructuredOutputError as exc:
+        raise ChecklistError(f"checklist reply did not parse after {exc.attempts} attempts: {exc.problem}",
+                             cost=exc.cost) from None
+    entries, repair = answer.value
+    notes = list(answer.rejected)
+    if repair:
+        notes.append(f"attempt {answer.attempts}: reply repaired ({repair})")
+    items, more = finalize(entries, max_items)
+    return Checklist(items=items, cost=answer.cost, notes=notes + more)
+
+
+def _check(reply: Reply) -> tuple[list[ChecklistEntry], str]:
+    """Usable entries and what was repaired (empty when nothing was); rejects a reply with none."""
+    entries, problem, repaired = _entries(reply.parsed, reply.parsing_error, reply.raw)
+    if not entries:
+        raise ReplyRejected(problem)
+    return entries, problem if repaired else ""
 
 
 def _entries(parsed: Any, error: Any, raw: AIMessage) -> tuple[list[ChecklistEntry], str, bool]:
@@ -141,15 +147,9 @@ def _json_in(text: str) -> Any:
     return None
 
 
-def _feedback(raw: AIMessage, problem: str) -> list[BaseMessage]:
-    """Messages telling the model what was wrong with its reply."""
-    msg = f"Your checklist could not be used: {problem}. Call {ChecklistOutput.__name__} again with valid arguments."
-    clean = AIMessage(content=raw.content, tool_calls=raw.tool_calls)
-    out: list[BaseMessage] = [clean]
-    out += [ToolMessage(content=msg, tool_call_id=c["id"] or "") for c in raw.tool_calls]
-    if not raw.tool_calls:
-        out.append(HumanMessage(content=msg))
-    return out
+def _repair_prompt(problem: str) -> str:
+    """What the model is told after a checklist reply that could not be used."""
+    return f"Your checklist could not be used: {problem}. Call {ChecklistOutput.__name__} again with valid arguments."
 
 
 def _short(exc: Any) -> str:
@@ -182,7 +182,7 @@ def finalize(entries: list[ChecklistEntry], max_items: int) -> tuple[list[TestIt
         group = [e for e in unique if e.dimension is dim]
         for n, e in enumerate(group, start=1):
             items.append(
-                TestItem(id=f"{dim.prefix}-{n:02d}", dimension=dim, description=e.description.strip(),
+                TestItem(id=item_id(dim, n), dimension=dim, description=e.description.strip(),
                          action=e.action.strip(), expected=e.expected.strip())
             )
     return items, notes

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ValidationError
@@ -76,7 +76,8 @@ def run_detection(
     messages = detection_messages(item, instruction, observation, budget.limit)
     cfg: RunnableConfig = {**(config or {})}
     cfg["metadata"] = {**cfg.get("metadata", {}), CHANNEL_KEY: item.id}
-    cost, steps = Cost(), []
+    cost = Cost()
+    steps: list[str] = []
     malformed = idle = 0
     last_problem = ""
 
@@ -144,7 +145,7 @@ def _invalid_arguments(tool: BaseTool, args: Any) -> str | None:
     return None
 
 
-def _run_tool(by_name: dict[str, BaseTool], call: dict[str, Any]) -> tuple[str, bool | None]:
+def _run_tool(by_name: dict[str, BaseTool], call: ToolCall) -> tuple[str, bool | None]:
     """Run one tool call. Returns the text for the model and True (ran), False (tool error) or None (malformed)."""
     tool = by_name.get(call["name"])
     if tool is None:

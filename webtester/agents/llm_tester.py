@@ -13,15 +13,18 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 
-from webtester.agents.base import Checklist, ItemBudget
+from webtester.agents.base import AppPage, Checklist, ItemBudget, PageOpener
 from webtester.agents.checklist import generate_checklist
 from webtester.agents.detection import run_detection
 from webtester.agents.verdict import VerdictDesk
+from webtester.browser.tools import make_browser_tools
 from webtester.llm.conversation import CHANNEL_KEY, CHECKLIST_CHANNEL
-from webtester.llm.factory import ModelSpec, make_chat_model, replay_path
+from webtester.llm.factory import ModelSpec, make_chat_model, openai_options, replay_path
 from webtester.llm.recording import ExchangeRecorder, replay_model
 from webtester.models import TestItem, Verdict
+from webtester.probes.tool import make_probe_tool
 from webtester.prompts import load_prompt
+from webtester.settings import Settings
 
 PROMPTS = ("checklist", "checklist_user", "detection", "detection_user")
 
@@ -79,9 +82,9 @@ class LLMTester:
         )
 
     @classmethod
-    def from_settings(cls, settings: Any, model: str | None = None) -> "LLMTester":
+    def from_settings(cls, settings: Settings, model: str | None = None) -> "LLMTester":
         """A tester from :class:`webtester.settings.Settings` (``model`` overrides both stages)."""
-        kwargs = {"base_url": settings.base_url, "api_key": settings.api_key, "temperature": settings.temperature}
+        kwargs = openai_options(settings, "detection")  # both stages share the tester's endpoint
         if model:
             return cls.from_specs(model, model, **kwargs)
         return cls.from_specs(settings.stage_model("checklist"), settings.stage_model("detection"), **kwargs)
@@ -116,24 +119,24 @@ class LLMTester:
             config["metadata"] = {CHANNEL_KEY: channel}
         return config
 
+    def prepare(self, app_url: str, pages: PageOpener, *, instruction: str = "") -> None:
+        """Nothing to prepare: the model meets the app item by item."""
+
     def generate_checklist(self, instruction: str, app_url: str, max_items: int) -> Checklist:
         return generate_checklist(
             self.checklist_model, instruction, app_url, max_items, retries=self.checklist_retries,
             config=self._config(CHECKLIST_CHANNEL),
         )
 
-    def detect(self, item: TestItem, item_page: Any, budget: ItemBudget, *, instruction: str = "") -> Verdict:
-        from webtester.browser.tools import make_browser_tools
-        from webtester.probes.tool import make_probe_tool
-
-        initial = item_page.observe().text
+    def detect(self, item: TestItem, page: AppPage, budget: ItemBudget, *, instruction: str = "") -> Verdict:
+        initial = page.observe().text
         desk = VerdictDesk(
-            item, item_page, screenshot_dir=(self.folder / "screenshots") if self.folder else None,
+            item, page, screenshot_dir=(self.folder / "screenshots") if self.folder else None,
             rel_root=self.run_dir, settle_timeout=self.settle_timeout,
         )
         shots = self.folder / "screenshots" / item.id if self.folder else None
         return run_detection(
-            self.detection_model, item, [*make_browser_tools(item_page, screenshot_dir=shots), make_probe_tool(item_page)],
+            self.detection_model, item, [*make_browser_tools(page, screenshot_dir=shots), make_probe_tool(page)],
             desk, budget,
             instruction=instruction, observation=initial, config=self._config(), max_malformed=self.max_malformed,
         )

@@ -26,6 +26,8 @@ from typing import Any, Literal
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, model_validator
 
+from webtester.agents.base import AppPage
+from webtester.browser.observe import observe
 from webtester.models import BugReport, Evidence, Status, TestItem, Verdict
 
 VERDICT_TOOL = "record_verdict"
@@ -99,7 +101,7 @@ def settle_page(
 class VerdictDesk:
     """Holds one item's verdict and hands out its ``record_verdict`` tool.
 
-    ``item_page`` is the item's :class:`~webtester.browser.session.ItemPage`:
+    ``item_page`` is the item's page (:class:`~webtester.agents.base.AppPage`):
     its ``last_observation`` is the page view the agent was last given (the
     browser tools keep it current), ``observe()`` takes a new view and makes it
     the last one, ``screenshot(path)`` saves a screenshot.
@@ -108,7 +110,7 @@ class VerdictDesk:
     def __init__(
         self,
         item: TestItem,
-        item_page: Any,
+        item_page: AppPage,
         *,
         screenshot_dir: Path | None = None,
         rel_root: Path | None = None,
@@ -125,7 +127,7 @@ class VerdictDesk:
         self.verdict: Verdict | None = None
 
     def _last_seen(self) -> str:
-        last = getattr(self.item_page, "last_observation", None)
+        last = self.item_page.last_observation
         return last.text if last is not None else ""
 
     def tool(self) -> BaseTool:
@@ -148,8 +150,6 @@ class VerdictDesk:
             return f"A verdict for {self.item.id} is already recorded ({self.verdict.status.value}); stop here."
         evidence = Evidence(notes=reason.strip())
         if status == "fail":
-            from webtester.browser.observe import observe
-
             page = self.item_page.page
             fresh, settled = settle_page(page, lambda: observe(page).text, timeout=self.settle_timeout)
             if _norm(fresh) != _norm(self._last_seen()) and self.refusals < self.max_refusals:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from webtester.models import Dimension, TestItem
+from webtester.models import Dimension, TestItem, number_ids
 from webtester.probes.lists import search_fields
 from webtester.probes.pagemodel import PageModel
 
@@ -333,10 +333,6 @@ def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 2
 
 def number_items(planned: list[Planned]) -> list[TestItem]:
     """Test items with WebTestBench ids (FT-01, CS-01, ...) in the given order."""
-    counters = {d: 0 for d in Dimension}
-    items = []
-    for p in planned:
-        counters[p.dimension] += 1
-        items.append(TestItem(id=f"{p.dimension.prefix}-{counters[p.dimension]:02d}", dimension=p.dimension,
-                              description=p.description, action=p.action, expected=p.expected))
-    return items
+    ids = number_ids(p.dimension for p in planned)
+    return [TestItem(id=i, dimension=p.dimension, description=p.description, action=p.action, expected=p.expected)
+            for i, p in zip(ids, planned)]

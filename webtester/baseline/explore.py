@@ -16,11 +16,12 @@ from playwright.sync_api import Page
 
 from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
-from webtester.probes.findings import Finding
 from webtester.probes.forms import probe_form
 from webtester.probes.lists import ListProbe, search_fields
 from webtester.probes.pagemodel import FormModel, PageModel, read_model
-from webtester.probes.scan import broken_images, placeholder_text, reported_errors, viewport_overflow
+from webtester.probes.scan import (
+    broken_images, checked_image_count, placeholder_text, reported_errors, viewport_overflow,
+)
 from webtester.probes.session import BudgetExceeded, ProbeSession
 
 CURRENCY_WORDS = {"$": r"US dollars?|USD|\bdollars?\b|\$\d", "€": r"\beuros?\b|€|\bEUR\b", "£": r"\bpounds?\b|£|\bGBP\b"}
@@ -94,7 +95,7 @@ class Explorer:
             return
         self.scans += 1
         page, shots, log = self.page, self.sess.shots, self.sess.log
-        images = page.evaluate("() => document.images.length")
+        images = checked_image_count(page)  # third-party images this environment cannot reach are not checked
         for finding in broken_images(page, shots):
             log.found(finding)
         if images:
@@ -253,7 +254,3 @@ class Explorer:
             if len(seen) >= self.max_pages:
                 break
         return seen
-
-
-def finding_from_dict(data: dict) -> Finding:
-    return Finding(**data)

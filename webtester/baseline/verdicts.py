@@ -124,7 +124,7 @@ def decide(item: TestItem, exploration: Exploration, *, rule: str | None = None,
     never passed: its text may ask for more than the probes exercised."""
     text = " ".join([item.description, item.action, item.expected])
     own = planned and rule is not None
-    rules = [rule] if own else rules_for_text(text)
+    rules: list[str] = [rule] if planned and rule is not None else rules_for_text(text)
     if not rules:
         return _not_checked(item, exploration, "the baseline has no check for this item")
 

@@ -1,13 +1,25 @@
-"""Keep a browser context on the app's origin.
+"""Keep a browser context on the app's origin, and apply the network policy to third-party subresources.
 
-Requests to other origins never leave the browser: a top-level navigation is
-answered with a local page saying it was blocked (so the agent sees where the
-link led and can go back), every other request (images, scripts, fonts, XHR,
-web sockets) is aborted. Each blocked request is recorded as evidence: many
-generated apps load images from the internet, and that is worth reporting,
-not a reason to crash. Only requests that match the "other origin" pattern are
-intercepted (the pattern is evaluated inside the browser), so the app's own
-requests are not slowed down.
+The agent and its tools never leave the app's origin: a top-level navigation to
+another origin is answered with a local page saying it was blocked (so the agent
+sees where the link led and can go back), web sockets to other hosts are closed,
+and every such block is recorded in ``blocked_requests``.
+
+The app's own third-party subresources (images, fonts, stylesheets, scripts,
+media the page loads from other hosts) follow the network policy
+(:data:`NETWORK_POLICIES`):
+
+* ``offline`` (default): every third-party request is aborted in the browser;
+* ``allow-subresources``: third-party ``GET`` requests for images, fonts,
+  stylesheets, scripts and media go to the network; every other third-party
+  request (fetch / XHR, POST, beacons...) is still aborted.
+
+Whatever the policy blocked, and whatever it let through that could not reach
+its host (DNS failure, no route, refused connection, timeout), is recorded as an
+*environment event* (``EvidenceLog.environment``), separate from the app's failed
+requests: it says nothing about the app. Only requests matching the "other
+origin" pattern are intercepted (the pattern is evaluated inside the browser),
+so the app's own requests are not slowed down.
 """
 
 from __future__ import annotations
@@ -19,6 +31,19 @@ from urllib.parse import urlsplit
 from webtester.browser.evidence import EvidenceLog
 
 BLOCKED_TITLE = "Blocked: outside the app under test"
+OFFLINE = "offline"
+ALLOW_SUBRESOURCES = "allow-subresources"
+#: The network policies for the app's third-party subresources; the first is the default.
+NETWORK_POLICIES = (OFFLINE, ALLOW_SUBRESOURCES)
+SUBRESOURCE_TYPES = frozenset({"image", "font", "stylesheet", "script", "media"})
+#: Chromium's network errors that mean "this environment cannot reach the host", not "the app is wrong".
+UNREACHABLE_ERRORS = (
+    "ERR_NAME_NOT_RESOLVED", "ERR_NAME_RESOLUTION_FAILED", "ERR_INTERNET_DISCONNECTED", "ERR_ADDRESS_UNREACHABLE",
+    "ERR_CONNECTION_REFUSED", "ERR_CONNECTION_TIMED_OUT", "ERR_CONNECTION_RESET", "ERR_CONNECTION_CLOSED",
+    "ERR_CONNECTION_FAILED", "ERR_NETWORK_CHANGED", "ERR_TIMED_OUT", "ERR_PROXY_CONNECTION_FAILED",
+    "ERR_TUNNEL_CONNECTION_FAILED", "ERR_SSL_PROTOCOL_ERROR", "ERR_CERT_", "ERR_NETWORK_ACCESS_DENIED",
+    "ERR_BLOCKED_BY_CLIENT",
+)
 
 
 def origin_of(url: str) -> str:
@@ -37,6 +62,19 @@ def same_origin(url: str, origin: str) -> bool:
         return False
 
 
+def check_network_policy(network: str) -> str:
+    """``network`` when it names a policy of :data:`NETWORK_POLICIES`; raises ``ValueError`` otherwise."""
+    if network not in NETWORK_POLICIES:
+        raise ValueError(f"unknown network policy {network!r} (choose from {', '.join(NETWORK_POLICIES)})")
+    return network
+
+
+def is_unreachable(failure: str) -> bool:
+    """True when a request failure text (``net::ERR_...``) means the host could not be reached or the
+    request never left the browser."""
+    return any(code in failure for code in UNREACHABLE_ERRORS)
+
+
 def blocked_page(url: str) -> str:
     """The page shown instead of a navigation to another origin."""
     safe = html.escape(url)
@@ -48,11 +86,15 @@ def blocked_page(url: str) -> str:
 
 
 class Confinement:
-    """Installs the routes that keep ``context`` on ``origin`` and logs what they block."""
+    """Installs the routes that keep ``context`` on ``origin`` and logs what they block.
 
-    def __init__(self, base_url: str, log: EvidenceLog) -> None:
+    ``network`` is the policy for the app's third-party subresources (see the module docstring).
+    """
+
+    def __init__(self, base_url: str, log: EvidenceLog, network: str = OFFLINE) -> None:
         self.origin = origin_of(base_url)
         self.log = log
+        self.network = check_network_policy(network)
         host = urlsplit(self.origin).netloc
         # everything that does not start with our origin (JavaScript regex syntax, evaluated by the browser)
         self.http_pattern = re.compile("^(?!" + re.escape(self.origin) + "(?:[/?#]|$))")
@@ -73,8 +115,27 @@ class Confinement:
             self.log.add("blocked_requests", f"navigation to {url}")
             route.fulfill(status=200, content_type="text/html; charset=utf-8", body=blocked_page(url))
             return
-        self.log.add("blocked_requests", f"{request.method} {url} ({request.resource_type})")
+        if self.network == ALLOW_SUBRESOURCES and request.method == "GET" and request.resource_type in SUBRESOURCE_TYPES:
+            route.fallback()  # a failure to reach the host is recorded by :meth:`third_party_failed`
+            return
+        self.log.add_environment(
+            url, f"{request.method} {url} ({request.resource_type}): blocked by the network policy '{self.network}'"
+        )
         route.abort("blockedbyclient")
+
+    def third_party_failed(self, request) -> bool:
+        """Record a failed request as an environment event when it went to a third-party host that could not
+        be reached (or was blocked); True when it did, so the caller does not count it as the app's."""
+        url = request.url
+        if same_origin(url, self.origin):
+            return False
+        failure = request.failure or ""
+        if self.log.is_environment(url) and "ERR_BLOCKED_BY_CLIENT" in failure:
+            return True  # already recorded when the route blocked it
+        if not is_unreachable(failure) and "ERR_ABORTED" not in failure:
+            return False
+        self.log.add_environment(url, f"{request.method} {url} ({request.resource_type}): host unreachable ({failure})")
+        return True
 
     def _on_websocket(self, ws) -> None:
         self.log.add("blocked_requests", f"web socket {ws.url}")

@@ -1,5 +1,13 @@
 """Evidence collected from a page while the agent works: console and page errors,
-failed and blocked requests, dialogs, downloads, pop-ups, screenshots."""
+failed and blocked requests, environment events, dialogs, downloads, pop-ups, screenshots.
+
+*Failed requests* are the app's own: a request to the app's origin that failed or
+answered with an error status, or a third-party request whose host answered with
+one. *Environment events* are third-party requests that the network policy
+blocked or whose host this environment cannot reach: they say nothing about the
+app, and no probe or verdict may count them as a defect. *Blocked requests* are
+navigations and web sockets the confinement kept from leaving the app's origin.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +32,8 @@ class EvidenceLog:
     page_errors: list[str] = field(default_factory=list)
     failed_requests: list[str] = field(default_factory=list)
     blocked_requests: list[str] = field(default_factory=list)
+    environment: list[str] = field(default_factory=list)
+    environment_urls: set[str] = field(default_factory=set)
     dialogs: list[str] = field(default_factory=list)
     downloads: list[str] = field(default_factory=list)
     popups: list[str] = field(default_factory=list)
@@ -31,12 +41,16 @@ class EvidenceLog:
     steps: list[str] = field(default_factory=list)
     trace: str | None = None
 
-    _KINDS = ("console_errors", "page_errors", "failed_requests", "blocked_requests", "dialogs", "downloads", "popups")
+    _KINDS = (
+        "console_errors", "page_errors", "failed_requests", "blocked_requests", "environment", "dialogs", "downloads",
+        "popups",
+    )
     _LABELS = {
         "console_errors": "console error",
         "page_errors": "uncaught page error",
         "failed_requests": "failed request",
         "blocked_requests": "blocked request (outside the app)",
+        "environment": "environment (not the app's defect)",
         "dialogs": "dialog",
         "downloads": "download refused",
         "popups": "new tab opened",
@@ -47,6 +61,7 @@ class EvidenceLog:
         "page_errors": "uncaught page errors",
         "failed_requests": "failed requests",
         "blocked_requests": "blocked requests (outside the app)",
+        "environment": "environment events: third-party requests blocked or unreachable here, not the app's defects",
         "dialogs": "dialogs",
         "downloads": "refused downloads",
         "popups": "new tabs",
@@ -57,6 +72,15 @@ class EvidenceLog:
     def add(self, kind: str, text: str) -> None:
         """Record one entry of ``kind`` (a field name such as ``console_errors``)."""
         getattr(self, kind).append(_short(text))
+
+    def add_environment(self, url: str, text: str) -> None:
+        """Record a third-party request to ``url`` that was blocked or could not reach its host."""
+        self.environment_urls.add(url)
+        self.add("environment", text)
+
+    def is_environment(self, url: str) -> bool:
+        """True when a request to ``url`` was recorded as an environment event."""
+        return url in self.environment_urls
 
     # -- reading
 
@@ -88,8 +112,9 @@ class EvidenceLog:
 
     def to_model(self, notes: str = "") -> Evidence:
         """The :class:`webtester.models.Evidence` for a verdict."""
-        failed = self.failed_requests + [f"blocked: {b}" for b in self.blocked_requests]
         extra = []
+        if self.blocked_requests:
+            extra.append("blocked (outside the app): " + "; ".join(self.blocked_requests))
         if self.dialogs:
             extra.append("dialogs: " + "; ".join(self.dialogs))
         if self.downloads:
@@ -101,7 +126,8 @@ class EvidenceLog:
             screenshots=list(self.screenshots),
             console_errors=list(self.console_errors),
             page_errors=list(self.page_errors),
-            failed_requests=failed,
+            failed_requests=list(self.failed_requests),
+            environment=list(self.environment),
             trace=self.trace,
             notes="\n".join([n for n in [notes, *extra] if n]),
         )

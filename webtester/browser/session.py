@@ -4,7 +4,8 @@
 :mod:`webtester.browser.chromium`). :meth:`BrowserSession.new_item_page` gives
 an :class:`ItemPage`: a new browser context (so every item starts from the
 app's default data: no cookies, no local storage), viewport 1280x720, confined
-to the app's origin, downloads refused, with evidence collectors and, on
+to the app's origin with the network policy for third-party subresources
+(:mod:`webtester.browser.confinement`), downloads refused, with evidence collectors and, on
 request, a Playwright trace saved when the item page is closed.
 """
 
@@ -13,9 +14,10 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 from webtester.browser.chromium import VIEWPORT, launch_chromium
-from webtester.browser.confinement import Confinement
+from webtester.browser.confinement import OFFLINE, Confinement, is_unreachable, same_origin
 from webtester.browser.evidence import EvidenceLog
 from webtester.browser.observe import Observation, build_observation, observe
 
@@ -54,10 +56,11 @@ class ItemPage:
         screenshot_dir: Path | None = None,
         goto: bool = True,
         action_timeout_ms: float = ACTION_TIMEOUT_MS,
+        network: str = OFFLINE,
     ) -> None:
         self.base_url = base_url
         self.evidence = EvidenceLog()
-        self.confinement = Confinement(base_url, self.evidence)
+        self.confinement = Confinement(base_url, self.evidence, network)
         self.origin = self.confinement.origin
         self.screenshot_dir = Path(screenshot_dir) if screenshot_dir else None
         self.trace_path = Path(trace_path) if trace_path else None
@@ -105,6 +108,10 @@ class ItemPage:
             if "ERR_BLOCKED_BY_CLIENT" in msg.text:
                 return  # the browser's echo of a request the confinement blocked (recorded there)
             loc = msg.location or {}
+            if msg.text.startswith("Failed to load resource") and is_unreachable(msg.text) and not same_origin(
+                loc.get("url", ""), self.origin
+            ):
+                return  # the echo of a third-party request that could not reach its host (an environment event)
             where = f" ({loc.get('url', '')}:{loc.get('lineNumber', '')})" if loc.get("url") else ""
             self.evidence.add("console_errors", msg.text + where)
         elif msg.type == "warning":
@@ -112,6 +119,8 @@ class ItemPage:
 
     def _on_request_failed(self, request) -> None:
         failure = request.failure or ""
+        if self.confinement.third_party_failed(request):
+            return  # blocked by the policy or unreachable here: an environment event, not the app's
         if "ERR_BLOCKED_BY_CLIENT" in failure:
             return  # already recorded by the confinement
         self.evidence.add("failed_requests", f"{request.method} {request.url}: {failure}")
@@ -210,18 +219,21 @@ class BrowserSession:
 
     ``trace_dir`` switches Playwright tracing on: every item page opened with a
     ``trace_name`` saves ``trace_dir/<trace_name>.zip`` when closed (open it
-    with ``playwright show-trace``).
+    with ``playwright show-trace``). ``network`` is the policy for the app's
+    third-party subresources (``offline`` or ``allow-subresources``).
     """
 
     def __init__(
-        self, executable: str | None = None, headless: bool = True, trace_dir: Path | None = None, *, playwright=None
+        self, executable: str | None = None, headless: bool = True, trace_dir: Path | None = None, *, playwright=None,
+        network: str = OFFLINE,
     ) -> None:
+        self.network = network
         self.executable = executable
         self.headless = headless
         self.trace_dir = Path(trace_dir) if trace_dir else None
-        self._pw_cm = None
-        self.playwright = playwright  # an already running Playwright to launch Chromium with (it stays running)
-        self.browser = None
+        self._pw_cm: Any = None
+        self.playwright: Any = playwright  # an already running Playwright to launch Chromium with (it stays running)
+        self.browser: Any = None
         self.started = 0.0
 
     def start(self) -> "BrowserSession":
@@ -248,7 +260,9 @@ class BrowserSession:
         if self.browser is None:
             self.start()
         trace_path = self.trace_dir / f"{_safe_name(trace_name)}.zip" if (self.trace_dir and trace_name) else None
-        return ItemPage(self.browser, base_url, trace_path=trace_path, screenshot_dir=screenshot_dir, goto=goto)
+        return ItemPage(
+            self.browser, base_url, trace_path=trace_path, screenshot_dir=screenshot_dir, goto=goto, network=self.network
+        )
 
     def close(self) -> None:
         """Close Chromium and stop Playwright (idempotent)."""

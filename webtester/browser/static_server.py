@@ -1,4 +1,9 @@
-"""A static file server on a free localhost port, run in a background thread."""
+"""A static file server on a free localhost port, run in a background thread.
+
+With ``spa_fallback`` it serves a single-page app's production build: a GET for
+a path with no file behind it (a client-side route such as ``/products/3``) gets
+``index.html``, as the app's own hosting would answer.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ class _Handler(SimpleHTTPRequestHandler):
     """Serves a folder, with some paths replaced by in-memory content."""
 
     overrides: dict[str, bytes] = {}
+    spa_fallback: bool = False
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
         return  # quiet: the tester records what matters itself
@@ -31,6 +37,9 @@ class _Handler(SimpleHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(body)
             return
+        if self.spa_fallback and path and not Path(self.translate_path(self.path)).exists():
+            if "." not in path.rsplit("/", 1)[-1] or "text/html" in (self.headers.get("Accept") or ""):
+                self.path = "/index.html"
         super().do_GET()
 
 
@@ -38,14 +47,17 @@ class StaticServer:
     """Serve ``root`` on 127.0.0.1 at a free port until :meth:`stop` (or the ``with`` block ends).
 
     ``overrides`` maps a URL path (relative, e.g. ``"defects.js"``) to the bytes to
-    serve instead of the file on disk.
+    serve instead of the file on disk. ``spa_fallback`` answers paths with no
+    file behind them with ``index.html`` (client-side routes of a built app).
     """
 
-    def __init__(self, root: str | Path, overrides: dict[str, bytes] | None = None, port: int = 0) -> None:
+    def __init__(
+        self, root: str | Path, overrides: dict[str, bytes] | None = None, port: int = 0, *, spa_fallback: bool = False
+    ) -> None:
         self.root = Path(root).resolve()
         if not self.root.is_dir():
             raise FileNotFoundError(f"static app folder not found: {self.root}")
-        handler = type("Handler", (_Handler,), {"overrides": dict(overrides or {})})
+        handler = type("Handler", (_Handler,), {"overrides": dict(overrides or {}), "spa_fallback": spa_fallback})
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler, directory=str(self.root)))
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="static-server", daemon=True)

@@ -14,7 +14,10 @@ def bench(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run folder (default: <output_dir>/bench-<mode>-<time>); reuse one to resume."),
     apps: Optional[Path] = typer.Option(None, "--apps", help="Folder of the apps, one sub-folder per index (WebTestBench: npm projects)."),
     tester: Optional[str] = typer.Option(None, "--tester", help="llm (default) or baseline."),
-    model: Optional[str] = typer.Option(None, "--model", help="Model name, scripted:FILE or replay:RUN_DIR."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model for both stages: a name, scripted:FILE or replay:RUN_DIR."),
+    checklist_model: Optional[str] = typer.Option(None, "--checklist-model", help="Model for checklist generation."),
+    detection_model: Optional[str] = typer.Option(None, "--detection-model", help="Model for defect detection."),
+    max_items: Optional[int] = typer.Option(None, "--max-items", help="Most checklist items to generate (default 20)."),
     build: str = typer.Option("shipped", "--build", help="Bundled apps: shipped | clean | all | defect ids."),
     workers: int = typer.Option(2, "--workers", "-w", min=1, help="Instances run at once (one browser each)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds allowed per instance."),
@@ -22,7 +25,7 @@ def bench(
     limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Run the first N instances only."),
     retry_failed: bool = typer.Option(False, "--retry-failed", help="Rerun instances recorded as failed."),
     config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with model settings."),
-    runner: str = typer.Option("webtester.runner:run_instance", "--runner", hidden=True, help="module:function run per instance."),
+    runner: Optional[str] = typer.Option(None, "--runner", hidden=True, help="module:function run per instance."),
 ) -> None:
     """Run a tester over a dataset, concurrently and resumably, and write a run folder."""
     import time
@@ -30,8 +33,9 @@ def bench(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from webtester.eval.bench import BenchConfig, run_bench
     from webtester.bundled import GOLD_ROOT
+    from webtester.cli.progress import InstanceRows
+    from webtester.eval.bench import BenchConfig, run_bench
     from webtester.datasets import DatasetError, load_dataset
     from webtester.settings import SettingsError, load_settings
 
@@ -39,7 +43,10 @@ def bench(
     if mode not in ("e2e", "oracle"):
         raise typer.BadParameter("use e2e or oracle", param_hint="--mode")
     try:
-        settings = load_settings(config)
+        settings = load_settings(
+            config, model=model, checklist_model=checklist_model if not model else None,
+            detection_model=detection_model if not model else None, max_items=max_items,
+        )
         path = GOLD_ROOT if dataset == "bundled" else Path(dataset)
         instances = load_dataset(path)
     except (DatasetError, SettingsError) as exc:
@@ -60,19 +67,21 @@ def bench(
     run_dir = out or Path(settings.output_dir) / f"bench-{mode}-{time.strftime('%Y%m%d-%H%M%S')}"
     cfg = BenchConfig(mode=mode, tester=tester, model=model, build=build, apps_root=apps.resolve() if apps else None,
                       config=config.resolve() if config else None, workers=workers, timeout=timeout, retry_failed=retry_failed,
-                      runner=runner)
+                      **({"runner": runner} if runner else {}))
     label = "bundled" if dataset == "bundled" else str(Path(dataset).resolve())
     console.print(f"Bench: {len(instances)} instances, mode {mode}, {workers} worker(s) -> {run_dir}", highlight=False)
-    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("failed: {task.fields[failed]}"), TimeElapsedColumn()]
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
+               TimeElapsedColumn()]
     with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task("instances", total=len(instances), failed=0)
+        task = progress.add_task("instances", total=len(instances), status="failed: 0")
+        rows = InstanceRows(progress, keep_finished=False)
 
         def update(report, finished, total):
-            progress.update(task, completed=finished, failed=len(report.failed))
+            progress.update(task, completed=finished, status=f"failed: {len(report.failed)}")
 
         try:
-            report = run_bench(instances, run_dir, cfg, dataset=label, on_update=update)
+            report = run_bench(instances, run_dir, cfg, settings=settings, dataset=label, on_update=update,
+                               on_event=rows)
         except KeyboardInterrupt:
             console.print(f"Interrupted; rerun with --out {run_dir} to resume.", highlight=False)
             raise typer.Exit(130) from None
@@ -80,4 +89,6 @@ def bench(
                   f"in {report.seconds:.1f} s.", highlight=False)
     for index, reason in sorted(report.failed.items()):
         console.print(f"  failed {index}: {reason}", highlight=False)
+    for index, reason in sorted(report.rerun.items()):
+        console.print(f"  ran again {index}: {reason}", highlight=False)
     console.print(f"Run folder: {run_dir}  (score it: webtester score {run_dir})", highlight=False)

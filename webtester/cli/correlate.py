@@ -33,9 +33,10 @@ def correlate(
 
     from webtester.eval.correlation import AnnotationError, load_annotations, load_systems, run_study
     from webtester.eval.judges import JudgeError, get_judge
-    from webtester.eval.scoring import RunFolderError, read_manifest
+    from webtester.runfolder import RunFolderError, read_manifest
     from webtester.cli.score import _dataset_path
     from webtester.datasets import DatasetError, load_dataset
+    from webtester.settings import SettingsError, load_settings
 
     console = Console()
     template = args[0] == "template"
@@ -50,15 +51,11 @@ def correlate(
             _write_template(systems, instances, output, annotator, console)
             return
         annotations = load_annotations(Path(args[0]))
-        settings = None
-        if judge == "llm":
-            from webtester.settings import load_settings
-
-            settings = load_settings(config)
+        settings = load_settings(config) if judge == "llm" else None
         the_judge = get_judge(judge, settings)
         console.print(f"Matching with judge {the_judge.info.label()} ...", highlight=False)
         result = run_study(annotations, systems, instances, the_judge, n_resamples=bootstrap, seed=seed)
-    except (AnnotationError, DatasetError, RunFolderError, JudgeError, ValueError) as exc:
+    except (AnnotationError, DatasetError, RunFolderError, JudgeError, SettingsError, ValueError) as exc:
         if isinstance(exc, typer.BadParameter):
             raise
         console.print(f"[red]error:[/red] {exc}", highlight=False)

@@ -5,14 +5,16 @@ and P/R/F1, and write the HTML report and the JUnit XML into the run folder."""
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-POLL_SECONDS = 0.5
+if TYPE_CHECKING:
+    from webtester.models import Instance
+    from webtester.runfolder import ReportScores
+    from webtester.settings import Settings
 
 
 def gold_for_build(instance: Any, build: str) -> Any:
@@ -27,7 +29,7 @@ def gold_for_build(instance: Any, build: str) -> Any:
     return instance.model_copy(update={"checklist": items})
 
 
-def choose_tester(requested: str, settings: Any) -> tuple[str, str]:
+def choose_tester(requested: str, settings: Settings) -> tuple[str, str]:
     """(tester kind, sentence saying which tester runs and why)."""
     if requested not in ("auto", "llm", "baseline"):
         raise typer.BadParameter("use auto, llm or baseline", param_hint="--tester")
@@ -41,63 +43,6 @@ def choose_tester(requested: str, settings: Any) -> tuple[str, str]:
     where = settings.base_url or "the OpenAI API"
     return "llm", (f"Tester: the LLM tester with model {settings.stage_model('checklist')} (checklist) / "
                    f"{settings.stage_model('detection')} (detection) at {where}.")
-
-
-class _Watcher:
-    """Shows per-instance progress by reading the run folder the bench workers write (checklist, verdicts)."""
-
-    def __init__(self, progress: Any, run_dir: Path, indices: list[str]) -> None:
-        self.progress = progress
-        self.run_dir = run_dir
-        self.indices = indices
-        self.tasks: dict[str, Any] = {}
-        self.finished: set[str] = set()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="demo-progress", daemon=True)
-
-    def start(self) -> "_Watcher":
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2)
-        self.poll()
-
-    def _loop(self) -> None:
-        while not self._stop.wait(POLL_SECONDS):
-            try:
-                self.poll()
-            except Exception:  # the display is best effort
-                pass
-
-    def poll(self) -> None:
-        import json
-
-        for index in self.indices:
-            folder = self.run_dir / index
-            if not folder.is_dir() or index in self.finished:
-                continue
-            total = None
-            checklist = folder / "checklist.json"
-            if checklist.exists():
-                try:
-                    total = len(json.loads(checklist.read_text(encoding="utf-8")))
-                except (OSError, ValueError):
-                    total = None
-            done = 0
-            verdicts = folder / "verdicts.jsonl"
-            if verdicts.exists():
-                done = sum(1 for line in verdicts.read_text(encoding="utf-8").splitlines() if line.strip().endswith("}"))
-            finished = (folder / "result.json").exists()
-            if index not in self.tasks:
-                self.tasks[index] = self.progress.add_task(f"  {index}", total=total, completed=done, status="starting")
-            status = "done" if finished else ("checklist" if total is None else ("exploring" if done == 0 else "items"))
-            self.progress.update(self.tasks[index], total=total if total is not None else None, completed=done, status=status)
-            if finished:
-                self.finished.add(index)
-                if total is not None:
-                    self.progress.update(self.tasks[index], completed=total)
 
 
 def demo(
@@ -114,8 +59,9 @@ def demo(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from webtester.eval.bench import BenchConfig, run_bench
     from webtester import bundled
+    from webtester.cli.progress import InstanceRows
+    from webtester.eval.bench import BenchConfig, run_bench
     from webtester.settings import SettingsError, load_settings
 
     console = Console(width=None if sys.stdout.isatty() else 140)
@@ -147,26 +93,25 @@ def demo(
                TimeElapsedColumn()]
     with Progress(*columns, console=console, transient=False) as progress:
         overall = progress.add_task("apps", total=len(instances), status="")
-        watcher = _Watcher(progress, Path(run_dir), [i.index for i in instances]).start()
+        rows = InstanceRows(progress, keep_finished=True)
 
         def update(report: Any, finished: int, total: int) -> None:
             progress.update(overall, completed=finished, status=f"failed: {len(report.failed)}" if report.failed else "")
 
         try:
-            report = run_bench(instances, Path(run_dir), cfg, dataset="bundled", on_update=update)
+            report = run_bench(instances, Path(run_dir), cfg, settings=settings, dataset="bundled", on_update=update,
+                               on_event=rows)
         except KeyboardInterrupt:
-            watcher.stop()
             console.print(f"Interrupted; rerun with --out {run_dir} to resume.", highlight=False)
             raise typer.Exit(130) from None
-        watcher.stop()
     for index, reason in sorted(report.failed.items()):
         console.print(f"[yellow]  {index} failed:[/yellow] {reason}", highlight=False)
-    summary = _score(console, Path(run_dir), gold, build, bootstrap)
+    scores = _score(console, Path(run_dir), gold, build, bootstrap)
     from webtester.report import write_reports
 
-    html, junit = write_reports(Path(run_dir), summary=summary, instances=gold,
+    html, junit = write_reports(Path(run_dir), scores=scores, instances=gold,
                                 title=f"webtester demo: bundled apps, {build} build",
-                                not_scored_reason=None if summary is not None else "the offline judge is not available")
+                                not_scored_reason=None if scores is not None else "the offline judge is not available")
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     console.print(f"Done in {wall:.0f} s (this process used {cpu:.0f} s of CPU; the test workers' CPU time is not included).",
                   highlight=False)
@@ -176,11 +121,13 @@ def demo(
         raise typer.Exit(1)
 
 
-def _score(console: Any, run_dir: Path, gold: list, build: str, bootstrap: int) -> Any:
-    """Score the run with the offline judge, print the tables, write RUN_DIR/scores/; None when the judge is missing."""
+def _score(console: Any, run_dir: Path, gold: list[Instance], build: str, bootstrap: int) -> ReportScores | None:
+    """Score the run with the offline judge, print the tables, write RUN_DIR/scores/; what the report shows of the
+    scores, or None when the judge is missing."""
     from webtester.eval.judges import JudgeError, get_judge
-    from webtester.eval.reports import print_summary, write_reports
+    from webtester.eval.reports import print_summary, report_scores, write_reports
     from webtester.eval.scoring import score_run_full
+    from webtester.runfolder import scores_dir
 
     try:
         judge = get_judge("embedding")
@@ -191,7 +138,7 @@ def _score(console: Any, run_dir: Path, gold: list, build: str, bootstrap: int) 
         console.print(f"[yellow]not scored:[/yellow] {exc}", highlight=False)
         return None
     title = f"Bundled apps, {build} build"
-    write_reports(scored.summary, run_dir / "scores", matches=scored.matches, predictions=scored.predictions, title=title)
+    write_reports(scored.summary, scores_dir(run_dir), matches=scored.matches, predictions=scored.predictions, title=title)
     print_summary(scored.summary, console, title=title)
     t = scored.summary.totals
     if t.gold_fail == 0:
@@ -199,4 +146,4 @@ def _score(console: Any, run_dir: Path, gold: list, build: str, bootstrap: int) 
         console.print(f"No gold item fails in the {build} build, so precision, recall and F1 are 0 by definition; what counts "
                       f"here is false alarms: {t.counts.fp} of {t.gold_items} gold items ({100 * rate:.1f}%) were reported as "
                       "failing.", highlight=False)
-    return scored.summary
+    return report_scores(scored.summary)

@@ -35,8 +35,9 @@ def score(
 
     from webtester.eval.judges import JUDGES, JudgeError, get_judge
     from webtester.eval.reports import print_summary, write_reports
-    from webtester.eval.scoring import RunFolderError, read_manifest, read_matches, score_run_full
     from webtester.datasets import DatasetError, load_dataset
+    from webtester.eval.scoring import score_run_full
+    from webtester.runfolder import RunFolderError, read_manifest, read_matches, scores_dir
 
     console = Console()
     if not run_dir.is_dir():
@@ -57,17 +58,13 @@ def score(
             judge = "oracle" if manifest.get("mode") == "oracle" else "embedding"
         if judge not in JUDGES:
             raise typer.BadParameter(f"unknown judge {judge!r}; choose one of {', '.join(JUDGES)}", param_hint="--judge")
-        settings: dict | object | None = None
-        if judge == "llm":
-            from webtester.settings import load_settings
+        from webtester.settings import load_settings
 
-            settings = load_settings(config, judge_model=judge_model)
-        elif judge == "embedding" and threshold is not None:
-            settings = {"threshold": threshold}
-        the_judge = get_judge(judge, settings)
+        settings = load_settings(config, judge_model=judge_model) if judge == "llm" else None
+        the_judge = get_judge(judge, settings, threshold=threshold)
         console.print(f"Scoring {run_dir} ({len(instances)} instances) with judge {the_judge.info.label()}", highlight=False)
-        out_dir = out or run_dir / "scores"
-        previous = read_matches(out_dir / "matches.jsonl") if judge == "llm" else None
+        out_dir = out or scores_dir(run_dir)
+        previous = read_matches(out_dir) if judge == "llm" else None
         scored = score_run_full(run_dir, instances, the_judge, bootstrap=bootstrap, seed=seed, previous=previous)
     except (DatasetError, RunFolderError, JudgeError, ValueError) as exc:
         if isinstance(exc, typer.BadParameter):
@@ -79,4 +76,4 @@ def score(
         title += f" (tester {manifest['tester']}, mode {manifest.get('mode', '?')})"
     write_reports(scored.summary, out_dir, matches=scored.matches, predictions=scored.predictions, title=title)
     print_summary(scored.summary, console, title=title)
-    console.print(f"Written to {out_dir}/ (summary.json, summary.md, *.csv, instances.jsonl, matches.jsonl)", highlight=False)
+    console.print(f"Written to {out_dir}/ (summary.json, summary.md, *.csv, instances.jsonl, matches.jsonl, report_scores.json)", highlight=False)

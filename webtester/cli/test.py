@@ -5,9 +5,14 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from webtester.agents.base import Tester
+    from webtester.models import InstanceResult
+    from webtester.settings import Settings
 
 
 def test(
@@ -63,9 +68,9 @@ def test(
         raise typer.Exit(1)
 
 
-def _tester(kind: str, settings: Any, model: str | None):
+def _tester(kind: str, settings: Settings, model: str | None) -> Tester:
     from webtester.llm.factory import ModelSpec
-    from webtester.runner import make_tester
+    from webtester.testers import make_tester
 
     if kind == "llm":
         names = [model] if model else [settings.stage_model("checklist"), settings.stage_model("detection")]
@@ -83,14 +88,11 @@ def _slug(text: str) -> str:
 
 def _plan(target: str, instruction: str | None, instruction_file: Path | None, oracle: str | None, name: str | None) -> dict:
     """What to run: target, instruction, index and (oracle mode) the gold items."""
-    from webtester import bundled
+    from webtester.models import Instance
+    from webtester.targets import is_url, resolve_target
 
-    inst = None
-    if "://" not in target and not Path(target).exists():
-        try:
-            inst = bundled.get_instance(target)
-        except KeyError as exc:
-            raise ValueError(f"{target!r} is not a URL or a folder, and {exc.args[0]}") from None
+    resolved = resolve_target(target)
+    inst = resolved if isinstance(resolved, Instance) else None
     if instruction_file is not None:
         if instruction:
             raise ValueError("give --instruction or --instruction-file, not both")
@@ -99,7 +101,7 @@ def _plan(target: str, instruction: str | None, instruction_file: Path | None, o
         if inst is None:
             raise ValueError("--instruction or --instruction-file is required for apps that are not bundled")
         instruction = inst.instruction
-    if "://" in target:
+    if is_url(target):
         index = name or _slug(target.split("://", 1)[1])
     else:
         index = name or (inst.index if inst else _slug(Path(target).resolve().name))
@@ -113,7 +115,7 @@ def _plan(target: str, instruction: str | None, instruction_file: Path | None, o
 def _gold_items(oracle: str, inst: Any, index: str) -> list:
     from webtester.datasets import load_dataset
     from webtester.datasets.markdown import parse_checklist
-    from webtester.runner import oracle_items
+    from webtester.models import oracle_items
 
     if oracle == "bundled":
         if inst is None:
@@ -134,10 +136,10 @@ def _gold_items(oracle: str, inst: Any, index: str) -> list:
     return oracle_items(chosen[0])
 
 
-def _run(console: Any, plan: dict, tester: Any, settings: Any, run_dir: Path, build: str):
+def _run(console: Any, plan: dict, tester: Tester, settings: Settings, run_dir: Path, build: str) -> InstanceResult:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from webtester.runner import run_app
+    from webtester.graphs.run import run_app
 
     marks = {"pass": "[green]pass[/green]", "fail": "[red]fail[/red]", "error": "[yellow]error[/yellow]"}
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -181,7 +183,7 @@ def _write_report(console: Any, run_dir: Path, plan: dict) -> None:
 def _summary(console: Any, result: Any, run_dir: Path) -> None:
     from rich.table import Table
 
-    from webtester.artifacts import run_label, summary_counts
+    from webtester.runfolder import run_label, summary_counts
 
     table = Table(title=f"{result.index}: {run_label(result.tester, result.tester.startswith('replay'))}")
     for col in ("item", "status", "description / bug report", "tool calls", "tokens", "seconds"):

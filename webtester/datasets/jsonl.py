@@ -8,10 +8,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from webtester.errors import InputError
 from webtester.models import Instance
 
 
-class DatasetError(ValueError):
+class DatasetError(InputError):
     """A dataset file that cannot be read; the message names the file and line."""
 
 

@@ -23,10 +23,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from webtester.errors import InputError
 from webtester.models import BugReport, Dimension, Evidence, Status, TestItem, Verdict
 
 
-class MarkdownFormatError(ValueError):
+class MarkdownFormatError(InputError):
     """Markdown that does not follow the checklist format; the message gives the line number."""
 
 

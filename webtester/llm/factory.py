@@ -6,6 +6,9 @@
 - ``scripted:PATH``: a :class:`~webtester.llm.scripted.ScriptedChatModel` from a script file.
 - ``replay:PATH``: replay of recorded exchanges (``exchanges.jsonl``, or a run folder
   holding ``<index>/exchanges.jsonl``, resolved per instance by the tester).
+
+:func:`chat_model_for` is the one way a stage (checklist, detection, the LLM
+judge) gets its model from :class:`~webtester.settings.Settings`.
 """
 
 from __future__ import annotations
@@ -15,7 +18,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
+from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
+
+from webtester.llm.recording import replay_model
+from webtester.llm.scripted import Script, ScriptedChatModel
+from webtester.settings import Settings, Stage
 
 Kind = Literal["openai", "scripted", "replay"]
 
@@ -54,8 +62,6 @@ def openai_model(
     max_retries: int = 4,
 ) -> BaseChatModel:
     """``ChatOpenAI`` for an OpenAI-compatible endpoint; unset values fall back to OPENAI_* variables."""
-    from langchain_openai import ChatOpenAI
-
     kwargs: dict[str, Any] = {"model": name, "temperature": temperature, "timeout": timeout, "max_retries": max_retries}
     if base_url:
         kwargs["base_url"] = base_url
@@ -67,16 +73,24 @@ def openai_model(
 
 
 def make_chat_model(spec: str | ModelSpec, **openai_kwargs: Any) -> BaseChatModel:
-    """The chat model for ``spec`` (a replay of a run folder needs the instance: see ``replay_for``)."""
-    from webtester.llm.recording import replay_model
-    from webtester.llm.scripted import Script, ScriptedChatModel
-
+    """The chat model for ``spec`` (a replay of a run folder needs the instance: see ``replay_path``)."""
     spec = ModelSpec.parse(spec) if isinstance(spec, str) else spec
     if spec.kind == "scripted":
         return ScriptedChatModel(script=Script.load(spec.name), label="scripted")
     if spec.kind == "replay":
         return replay_model(spec.name)
     return openai_model(spec.name, **openai_kwargs)
+
+
+def openai_options(settings: Settings, stage: Stage) -> dict[str, Any]:
+    """Endpoint, key and temperature of ``stage`` for :func:`openai_model` (see :meth:`Settings.endpoint`)."""
+    base_url, api_key = settings.endpoint(stage)
+    return {"base_url": base_url, "api_key": api_key, "temperature": settings.temperature}
+
+
+def chat_model_for(settings: Settings, stage: Stage, spec: str | None = None) -> BaseChatModel:
+    """The chat model of ``stage``: ``spec`` (default: the stage's model in ``settings``) on the stage's endpoint."""
+    return make_chat_model(spec or settings.stage_model(stage), **openai_options(settings, stage))
 
 
 def replay_path(recording: str | Path, index: str) -> Path:

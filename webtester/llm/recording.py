@@ -25,11 +25,12 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, BaseMessage, messages_to_dict
 from langchain_core.outputs import LLMResult
 
+from webtester.errors import StepError
 from webtester.llm.conversation import conversation_key
 from webtester.llm.scripted import ChannelScript, Script, ScriptedChatModel
 
 
-class ReplayError(RuntimeError):
+class ReplayError(StepError):
     """An exchanges file that cannot be replayed."""
 
 
@@ -73,7 +74,7 @@ class ExchangeRecorder(BaseCallbackHandler):
         entry = self._pending.pop(run_id, None)
         if entry is None:
             return
-        message = response.generations[0][0].message  # type: ignore[attr-defined]
+        message = response.generations[0][0].message  # type: ignore[union-attr]
         entry["response"] = messages_to_dict([message])[0]
         self._write(entry)
 
@@ -121,13 +122,13 @@ def replay_script(path: str | Path) -> Script:
     for channel, turns in by_channel.items():
         replies: list[Any] = []
         for turn in range(max(turns) + 1):
-            entry = turns.get(turn)
-            if entry is None:
+            recorded = turns.get(turn)
+            if recorded is None:
                 replies.append({"raise": f"replay: no recorded exchange for {channel!r} turn {turn}"})
-            elif "response" in entry:
-                replies.append({"message": entry["response"]})
+            elif "response" in recorded:
+                replies.append({"message": recorded["response"]})
             else:
-                replies.append({"raise": f"replayed model error: {entry['error']}"})
+                replies.append({"raise": f"replayed model error: {recorded['error']}"})
         channels[channel] = ChannelScript(replies)
     return Script(channels, name=f"replay:{path}")
 

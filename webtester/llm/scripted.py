@@ -50,16 +50,17 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict
 
+from webtester.errors import InputError, StepError
 from webtester.llm.conversation import CHECKLIST_CHANNEL, conversation_key, message_text
 
 VERDICT_TOOL = "record_verdict"
 
 
-class ScriptedModelError(RuntimeError):
+class ScriptedModelError(StepError):
     """A scripted model call that fails on purpose, or a script that cannot answer."""
 
 
-class ScriptError(ValueError):
+class ScriptError(InputError):
     """A script file or reply that is malformed."""
 
 

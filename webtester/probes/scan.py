@@ -1,4 +1,7 @@
-"""Probes that read the page as it is: broken images, placeholder text, overflow, errors seen."""
+"""Probes that read the page as it is: broken images, placeholder text, overflow, errors seen.
+
+Nothing the environment caused (a third-party host blocked or unreachable) becomes a finding.
+"""
 
 from __future__ import annotations
 
@@ -47,14 +50,28 @@ def _selector_ready(page: Page) -> None:
     page.evaluate(SELECTOR_JS)
 
 
-def broken_images(page: Page, shots: ScreenshotTaker) -> list[Finding]:
-    """Images that finished loading with no pixels (missing file, blocked or bad URL)."""
+_IMAGES_JS = """() => [...document.images]
+    .filter(img => img.complete && (img.currentSrc || img.src))
+    .map(img => ({sel: window.__wtSelector(img), src: img.currentSrc || img.src, alt: img.alt || '',
+                  loaded: img.naturalWidth > 0,
+                  own: (() => { try { const u = new URL(img.currentSrc || img.src, location.href);
+                                      return ['data:', 'blob:'].includes(u.protocol) || u.origin === location.origin; }
+                                catch (e) { return true; } })()}))"""
+
+
+def _images(page: Page) -> list[dict]:
     _selector_ready(page)
-    found = page.evaluate(
-        """() => [...document.images]
-            .filter(img => img.complete && img.naturalWidth === 0 && (img.currentSrc || img.src))
-            .map(img => ({sel: window.__wtSelector(img), src: img.currentSrc || img.src, alt: img.alt || ''}))"""
-    )
+    return page.evaluate(_IMAGES_JS)
+
+
+def broken_images(page: Page, shots: ScreenshotTaker) -> list[Finding]:
+    """Images of the app's own origin (or inline data) that finished loading with no pixels.
+
+    A third-party image that did not load is not checked here: this environment
+    may block or be unable to reach its host (see :func:`external_images`); a
+    third-party host that answered with an error status shows up as the app's
+    failed request instead (:func:`reported_errors`), so the two never disagree.
+    """
     return [
         Finding(
             probe="broken-image",
@@ -64,8 +81,20 @@ def broken_images(page: Page, shots: ScreenshotTaker) -> list[Finding]:
             screenshot=shots.take(page, "broken-image", page.locator(f["sel"])),
             details={"src": f["src"], "alt": f["alt"]},
         )
-        for f in found
+        for f in _images(page)
+        if f["own"] and not f["loaded"]
     ]
+
+
+def external_images(page: Page) -> list[str]:
+    """Sources of third-party images that did not load: not checked, they depend on an external resource
+    that this environment may not reach."""
+    return [f["src"] for f in _images(page) if not f["own"] and not f["loaded"]]
+
+
+def checked_image_count(page: Page) -> int:
+    """How many images on the page could be checked: the app's own, and third-party ones that loaded."""
+    return sum(1 for f in _images(page) if f["own"] or f["loaded"])
 
 
 def placeholder_text(page: Page, shots: ScreenshotTaker) -> list[Finding]:
@@ -153,9 +182,12 @@ def reported_errors(
 ) -> list[Finding]:
     """Turn what the browser reported (console errors, uncaught exceptions, failed requests) into findings.
 
-    Chromium's own "Failed to load resource" console lines repeat a failed request
-    and are left to the failed-request finding; the browser's automatic favicon
-    request is not the app's.
+    ``failed_requests`` are the app's own (``EvidenceLog.failed_requests``):
+    third-party requests that were blocked or could not reach their host are
+    environment events, kept out of that list by the item page, and never a
+    finding. Chromium's own "Failed to load resource" console lines repeat a
+    failed request and are left to the failed-request finding; the browser's
+    automatic favicon request is not the app's.
     """
     console_errors = [e for e in console_errors if not e.startswith("Failed to load resource")]
     failed_requests = [r for r in failed_requests if not r.split("?")[0].endswith("/favicon.ico")]

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from string import Template
+from webtester.errors import InputError
 
 PROMPTS_DIR = Path(__file__).resolve().parent
 _HEADER = re.compile(r"\A---\n(?P<head>.*?)\n---\n(?P<body>.*)\Z", re.S)
 
 
-class PromptError(ValueError):
+class PromptError(InputError):
     """A prompt file that is missing, has no version header, or misses a placeholder value."""
 
 

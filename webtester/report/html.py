@@ -14,8 +14,9 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from webtester.models import Dimension, Status
+from webtester.models import Dimension, Status, Verdict
 from webtester.report.data import InstanceReport, RunReport
+from webtester.runfolder import GoldItemScore, ReportScores, run_label, write_text
 
 TEMPLATE = "report.html.j2"
 SHOT_WIDTH = 800  # screenshots are scaled down to this width (JPEG) when Pillow is available
@@ -32,8 +33,8 @@ def data_uri(path: Path, *, width: int = SHOT_WIDTH) -> str | None:
     except ImportError:
         return "data:image/png;base64," + base64.b64encode(raw).decode()
     try:
-        with Image.open(io.BytesIO(raw)) as img:
-            img = img.convert("RGB")
+        with Image.open(io.BytesIO(raw)) as source:
+            img = source.convert("RGB")
             if img.width > width:
                 img = img.resize((width, max(1, round(img.height * width / img.width))))
             out = io.BytesIO()
@@ -47,7 +48,7 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
 
-def _not_checked(verdict: Any) -> bool:
+def _not_checked(verdict: Verdict) -> bool:
     return verdict.status is Status.error and (verdict.evidence.notes or "").lstrip().lower().startswith("not checked")
 
 
@@ -71,7 +72,7 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
 
     result = inst.result
     counts = {"pass": 0, "fail": 0, "notchecked": 0, "error": 0}
-    matches: dict[str, list[Any]] = {}
+    matches: dict[str, list[GoldItemScore]] = {}
     gold_by_id = {g.id: g for g in inst.gold.checklist} if inst.gold else {}
     if inst.score is not None:
         for outcome in inst.score.items:
@@ -128,17 +129,16 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
     if inst.score is not None:
         s = inst.score
         score = {"coverage": _pct(s.coverage), "precision": _pct(s.precision), "recall": _pct(s.recall), "f1": _pct(s.f1),
-                 "tp": s.counts.tp, "fp": s.counts.fp, "fn": s.counts.fn, "tn": s.counts.tn}
+                 "tp": s.tp, "fp": s.fp, "fn": s.fn, "tn": s.tn}
         for outcome in s.items:
             gold = gold_by_id.get(outcome.gold_id)
             gold_rows.append({"id": outcome.gold_id, "dimension": outcome.dimension.value, "content": gold.content if gold else "",
                               "label": "Pass" if outcome.gold_pass else "Fail", "matched": ", ".join(outcome.matched) or "-",
                               "outcome": outcome.outcome})
     status = result.status if result else "missing"
+    problem: str | None = inst.problem
     if result is not None and result.status == "failed":
         problem = f"The instance failed: {result.reason}"
-    else:
-        problem = inst.problem
     seconds = inst.manifest.get("wall_seconds") or (result.cost.seconds if result else None)
     return {
         "index": inst.index, "anchor": re.sub(r"[^A-Za-z0-9_-]", "-", inst.index), "status": status, "problem": problem,
@@ -148,21 +148,15 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
     }
 
 
-def _score_tables(summary: Any) -> dict[str, Any] | None:
-    if summary is None:
+def _score_tables(scores: ReportScores | None) -> dict[str, Any] | None:
+    if scores is None:
         return None
-    from webtester.eval.reports import display_tables, judge_label, notes
-
-    names = {"overall": "Overall", "by_dimension": "Per dimension", "by_category": "Per category"}
-    tables = [{"title": names[key], "header": header, "rows": rows}
-              for key, (header, rows) in display_tables(summary, detail_ci=False).items()]
-    return {"judge": judge_label(summary), "tables": tables, "notes": notes(summary)[1:]}
+    tables = [{"title": t.title, "header": t.header, "rows": t.rows} for t in scores.tables]
+    return {"judge": scores.judge, "tables": tables, "notes": scores.notes}
 
 
 def render_html(run: RunReport, *, title: str | None = None, not_scored_reason: str | None = None) -> str:
     """The HTML report of ``run`` as a string."""
-    from webtester.artifacts import run_label
-
     manifest = run.manifest
     tester = str(manifest.get("tester") or next((i.result.tester for i in run.instances if i.result), "") or "unknown")
     replayed = bool(manifest.get("replayed"))
@@ -175,14 +169,12 @@ def render_html(run: RunReport, *, title: str | None = None, not_scored_reason: 
     return env.get_template(TEMPLATE).render(
         title=title or f"webtester report: {run.run_dir.name}", tester_label=tester, mode=manifest.get("mode"), build=build,
         run_dir=str(run.run_dir), written=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"), provenance=provenance,
-        scores=_score_tables(run.summary), not_scored_reason=not_scored_reason,
+        scores=_score_tables(run.scores), not_scored_reason=not_scored_reason,
         instances=[_instance_context(run, inst, cache) for inst in run.instances],
     )
 
 
 def write_html(run: RunReport, path: Path, **kwargs: Any) -> Path:
     """Write :func:`render_html` to ``path``."""
-    from webtester.artifacts import write_text
-
     write_text(Path(path), render_html(run, **kwargs))
     return Path(path)

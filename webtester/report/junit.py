@@ -10,6 +10,7 @@ from pathlib import Path
 
 from webtester.models import Status
 from webtester.report.data import InstanceReport, RunReport
+from webtester.runfolder import write_text
 
 
 def _skipped(notes: str) -> bool:
@@ -84,7 +85,5 @@ def junit_xml(report: RunReport) -> str:
 
 def write_junit(report: RunReport, path: Path) -> Path:
     """Write :func:`junit_xml` to ``path``."""
-    from webtester.artifacts import write_text
-
     write_text(Path(path), junit_xml(report))
     return Path(path)

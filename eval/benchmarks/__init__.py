@@ -1,0 +1,5 @@
+"""Development benchmarks whose figures are printed, not asserted (``python -m webtester.eval.benchmarks.<name>``).
+
+* ``judge_speed``: the offline (embedding) judge plus the metrics on all WebTestBench instances;
+* ``observation``: observation size against Playwright MCP's snapshot, and the action round trip.
+"""

@@ -1,0 +1,110 @@
+"""Train the offline matching judge on the labelled development set and store it as JSON.
+
+    .venv/bin/python -m webtester.eval.judges.trained.train          # select, fit and print (nothing written)
+    .venv/bin/python -m webtester.eval.judges.trained.train --write  # ... and store eval/data/models/trained_judge.json
+
+Procedure (deterministic for a given thread count): the packaged encoder's bias
+terms are tuned on the matched items (``encoder_tuning``); pair features of
+every predicted item against every gold item of its instance
+(``features``) are computed with an encoder tuned without that
+instance (4-fold cross-fitting by instance); the regularisation C and the match
+threshold are chosen by grouped (by instance) cross-validation over those
+features, the logistic model is fitted on all of them, and the encoder tuned on
+all instances is stored beside it (``eval/data/models/tuned_encoder.npz``).
+The artifact records the data it was fitted on (file hashes, instances), the
+choices, and its in-sample agreement per instance (used by the tests to check
+that code and artifact still agree). Cross-validated figures come from
+``python -m webtester.eval.judges.trained.evaluate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from pathlib import Path
+
+from webtester.eval.judges.embedding import model_id
+from webtester.eval.judges.trained.dev_set import judge_figures, load_dev_set
+from webtester.eval.judges.trained.encoder_tuning import adapter_digest, save_adapter
+from webtester.eval.judges.trained.judge import FORMAT, MODEL_FILE, PackagedEncoder, PairFeaturizer, assign
+from webtester.eval.judges.trained.training import C_GRID, INNER_FOLDS, fit_tuned
+from webtester.eval.paths import DATA_ROOT, DEFAULT_DATASET, EVAL_ROOT, MATCHING_ROOT
+
+VERSION = 2
+ADAPTER_FILE = "tuned_encoder.npz"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _shown(path: Path) -> str:
+    """A data file as the repository names it (``eval/data/...``), or as given when outside the data folder."""
+    resolved = path.resolve()
+    return str(Path("eval") / resolved.relative_to(EVAL_ROOT)) if resolved.is_relative_to(DATA_ROOT) else str(path)
+
+
+def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: str = "reference",
+          cache_path: Path | None | str = "default", progress=print) -> tuple[dict, dict]:
+    """Fit the judge on the development set; returns the artifact as a dict and the tuned encoder values."""
+    checklists = load_dev_set(root, dataset)
+    adapter, model, threshold, info = fit_tuned(checklists, source, progress=progress)
+    tensors = PairFeaturizer(PackagedEncoder(cache_path, adapter)).features([(cl.instance, cl.items) for cl in checklists])
+    matches = [assign(model.probability(x), [g.id for g in cl.instance.checklist], threshold)
+               for cl, x in zip(checklists, tensors)]
+    per_instance = {}
+    for index in sorted({cl.index for cl in checklists}):
+        part = [i for i, cl in enumerate(checklists) if cl.index == index]
+        fig = judge_figures([checklists[i] for i in part], [matches[i] for i in part], source)
+        per_instance[index] = {"items": fig["items"], "agreement": round(fig["agreement"], 6)}
+    overall = judge_figures(checklists, matches, source)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "judge": "trained pair classifier (logistic regression) over embedding and lexical features, bias-tuned encoder",
+        "encoder": model_id(),
+        "adapter": {"file": ADAPTER_FILE, "digest": adapter_digest(adapter),
+                    "parameters": int(sum(v.size for v in adapter.values()))},
+        "rule": "per predicted item: the gold item of highest match probability if it reaches the threshold, else none",
+        "threshold": threshold,
+        "model": model.to_json(),
+        "selection": {"C_grid": list(C_GRID), "inner_folds": INNER_FOLDS, "grouped_by": "instance", **info},
+        "training_data": {
+            "predicted": f"{_shown(root / 'predicted.jsonl')} sha256:{_sha256(root / 'predicted.jsonl')}",
+            "labels": f"{_shown(root / 'reference.jsonl')} sha256:{_sha256(root / 'reference.jsonl')}",
+            "label_source": source,
+            "instances": sorted({cl.index for cl in checklists}),
+            "checklists": len(checklists),
+            "items": sum(len(cl.items) for cl in checklists),
+        },
+        "in_sample": {"agreement": round(overall["agreement"], 6), "kappa": round(overall["kappa"], 6),
+                      "per_instance": per_instance,
+                      "note": "fitted and measured on the same data: optimistic; see eval/data/matching/README.md for cross-validated figures"},
+    }, adapter
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET, help="WebTestBench JSONL with the gold items")
+    parser.add_argument("--root", type=Path, default=MATCHING_ROOT, help="labelled matching set folder")
+    parser.add_argument("--write", action="store_true", help=f"store the artifact in {_shown(MODEL_FILE)}")
+    parser.add_argument("--out", type=Path, default=MODEL_FILE, help="where --write stores the artifact")
+    args = parser.parse_args(argv)
+    artifact, adapter = train(args.dataset, args.root)
+    text = json.dumps(artifact, indent=1)
+    summary = {k: artifact[k] for k in ("threshold", "selection", "in_sample")}
+    summary["in_sample"] = {k: v for k, v in artifact["in_sample"].items() if k != "per_instance"}
+    print(json.dumps(summary, indent=2))
+    if args.write:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        save_adapter(adapter, args.out.parent / ADAPTER_FILE)
+        tmp = args.out.with_suffix(".tmp")
+        tmp.write_text(text + "\n", encoding="utf-8")
+        tmp.replace(args.out)
+        for path in (args.out.parent / ADAPTER_FILE, args.out):
+            print(f"written: {path} ({path.stat().st_size} bytes)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""Run the tester workflow on one instance or one app and write its run folder.
+
+Runs are checkpointed in ``RUN_DIR/checkpoints.sqlite`` (thread id
+``<mode>:<index>`` unless given): calling again with the same run folder
+resumes an interrupted run with the next item, and returns a finished run's
+result without running it again.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+from playwright.sync_api import Browser
+
+from webtester.agents.base import Tester
+from webtester.graphs.context import Event, RunContext
+from webtester.graphs.workflow import compile_graph
+from webtester.models import Instance, InstanceResult, Mode, TestItem, oracle_items
+from webtester.runfolder import APP_LOG_FILE, CHECKPOINTS_FILE, InstanceFolder, now_iso, update_manifest
+from webtester.settings import Settings, load_settings
+from webtester.targets import Target, app_starter, target_label
+
+RECURSION_LIMIT = 10_000
+
+
+def run_instance(
+    instance: Instance,
+    *,
+    mode: Mode,
+    tester: Tester,
+    out_dir: Path,
+    apps_root: Path | None = None,
+    build: str = "shipped",
+    settings: Settings | None = None,
+    thread_id: str | None = None,
+    browser: Browser | None = None,
+    on_event: Event | None = None,
+) -> InstanceResult:
+    """Run the workflow on a benchmark instance and write ``out_dir/<index>/``; resumable. Oracle mode tests the
+    instance's gold checklist (:func:`webtester.models.oracle_items`)."""
+    return run_app(
+        instance, instruction=instance.instruction, index=instance.index, mode=mode, tester=tester,
+        out_dir=out_dir, gold=oracle_items(instance) if mode == "oracle" else None, apps_root=apps_root,
+        build=build, settings=settings, thread_id=thread_id, browser=browser, on_event=on_event,
+    )
+
+
+def run_app(
+    target: Target,
+    *,
+    instruction: str,
+    index: str,
+    mode: Mode = "e2e",
+    tester: Tester,
+    out_dir: Path,
+    gold: list[TestItem] | None = None,
+    apps_root: Path | None = None,
+    build: str = "shipped",
+    settings: Settings | None = None,
+    thread_id: str | None = None,
+    browser: Browser | None = None,
+    on_event: Event | None = None,
+) -> InstanceResult:
+    """Run the workflow on any app (see :mod:`webtester.targets`) and write ``out_dir/<index>/``; resumable.
+    ``browser``: an already running Playwright browser to use instead of starting one."""
+    if mode == "oracle" and not gold:
+        raise ValueError("oracle mode needs the gold checklist")
+    settings = settings if settings is not None else load_settings()
+    out_dir = Path(out_dir)
+    folder = InstanceFolder(out_dir, index)
+    tester.start_instance(index, folder.root)
+    start = app_starter(target, build=build, apps_root=apps_root, log_path=folder.root / APP_LOG_FILE)
+    ctx = RunContext.create(tester, folder, start, settings, browser=browser, on_event=on_event)
+    info = tester.describe()
+    run_info = {
+        "tester": tester.name, "tester_info": info, "mode": mode,
+        "settings": settings.public_dict(), "replayed": bool(info.get("replayed")),
+    }
+    label = target_label(target)
+    manifest_entry: dict[str, Any] = {"status": "running", "started": now_iso(), "build": build, "target": label}
+    update_manifest(out_dir, run=run_info, index=index, entry=manifest_entry)
+    config = {"configurable": {"thread_id": thread_id or f"{mode}:{index}"}, "recursion_limit": RECURSION_LIMIT}
+    conn = sqlite3.connect(out_dir / CHECKPOINTS_FILE, check_same_thread=False)
+    started = time.perf_counter()
+    try:
+        graph = compile_graph(mode, checkpointer=SqliteSaver(conn))
+        snapshot = graph.get_state(config)
+        if snapshot.values and not snapshot.next and snapshot.values.get("result"):
+            ctx.emit("already_done")
+        else:
+            resume = bool(snapshot.next)
+            if resume:
+                ctx.emit("resuming", done=len(snapshot.values.get("verdicts") or []))
+            initial = None if resume else {
+                "index": index, "instruction": instruction, "mode": mode, "target": label,
+                "gold": [g.model_dump(mode="json") for g in gold or []], "verdicts": [], "tool_calls_used": 0,
+            }
+            graph.invoke(initial, config, context=ctx, durability="sync")
+        values = graph.get_state(config).values
+    finally:
+        ctx.close()
+        conn.close()
+    result = InstanceResult.model_validate(values["result"])
+    counts = {s: sum(v.status.value == s for v in result.verdicts) for s in ("pass", "fail", "error")}
+    manifest_entry.update(
+        status=result.status, reason=result.reason, finished=now_iso(), items=len(result.checklist),
+        verdicts=counts, cost=result.cost.model_dump(), wall_seconds=round(time.perf_counter() - started, 3),
+        checklist_notes=values.get("checklist_notes") or [],
+    )
+    update_manifest(out_dir, run=run_info, index=index, entry=manifest_entry)
+    return result

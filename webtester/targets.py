@@ -1,0 +1,83 @@
+"""What app a run's target means, and how to start it.
+
+A target is a bundled app's name, an :class:`~webtester.models.Instance`
+(bundled, or a dataset instance with an :class:`~webtester.models.AppSpec`),
+an ``AppSpec``, a static or npm folder, or a URL. A string that is neither a
+URL nor an existing path names a bundled app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from webtester import bundled
+from webtester.browser.launcher import start_app
+from webtester.models import AppSpec, Instance
+
+Target = Instance | AppSpec | str | Path
+
+
+class StartedApp(Protocol):
+    """A running app under test (a launcher's ``RunningApp`` or a bundled app's static server)."""
+
+    @property
+    def url(self) -> str:
+        """The app's base URL."""
+        ...
+
+    def stop(self) -> None:
+        """Stop the app (idempotent)."""
+        ...
+
+
+AppStarter = Callable[[], StartedApp]
+
+
+def is_url(target: str | Path) -> bool:
+    """Whether ``target`` is a URL (anything with a scheme)."""
+    return isinstance(target, str) and "://" in target
+
+
+def names_bundled_app(target: Target) -> bool:
+    """Whether ``target`` is a string naming a bundled app (neither a URL nor an existing path)."""
+    return isinstance(target, str) and not is_url(target) and not Path(target).exists()
+
+
+def resolve_target(target: Target) -> Instance | AppSpec | str | Path:
+    """``target`` with a bundled app's name replaced by its instance; raises ``ValueError`` for an unknown name."""
+    if not names_bundled_app(target):
+        return target
+    assert isinstance(target, str)
+    try:
+        return bundled.get_instance(target)
+    except KeyError as exc:
+        raise ValueError(f"{target!r} is not a URL, a folder or a bundled app ({exc.args[0]})") from None
+
+
+def target_label(target: Target) -> str:
+    """How a target is recorded in the manifest and the run state: an instance's index, else the target as given."""
+    return target.index if isinstance(target, Instance) else str(target)
+
+
+def app_starter(
+    target: Target,
+    *,
+    build: str = "shipped",
+    apps_root: Path | None = None,
+    log_path: Path | None = None,
+) -> AppStarter:
+    """A function that starts the app under test (see the module docstring). A bundled instance is served
+    in ``build`` (its switchable defects); any other instance starts from its ``app`` spec, or from the folder
+    named like its index under ``apps_root``."""
+    resolved = resolve_target(target)
+    if isinstance(resolved, Instance):
+        inst = resolved
+        if inst.defects:  # a bundled app with switchable defects
+            root = apps_root or bundled.APPS_ROOT
+            return lambda: bundled.serve_app(inst, build, root)
+        spec: AppSpec | Path = inst.app or Path(apps_root or bundled.APPS_ROOT) / inst.index
+        return lambda: start_app(spec, apps_root=apps_root, log_path=log_path)
+    app: AppSpec | str | Path = resolved
+    return lambda: start_app(app, apps_root=apps_root, log_path=log_path)
