@@ -34,8 +34,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from webtester.models import Instance, InstanceResult, Mode, tester_label
-from webtester.runfolder import InstanceFolder, RunFolderError, update_manifest
+from webtester.runfolder import ABSENT, InstanceFolder, RunFolderError, update_manifest
 from webtester.settings import SECRETS, Settings, load_settings
+from webtester.targets import app_present
 from webtester.testers import make_tester
 
 RUNNER = "webtester.graphs.run:run_instance"
@@ -73,6 +74,7 @@ class BenchReport:
     failed: dict[str, str] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
     rerun: dict[str, str] = field(default_factory=dict)  # index -> why a stored result was not kept
+    absent: dict[str, str] = field(default_factory=dict)  # index -> why its app is not there (not run, not scored)
     seconds: float = 0.0
     results: dict[str, InstanceResult] = field(default_factory=dict)
 
@@ -234,13 +236,18 @@ def run_bench(
     run_dir.mkdir(parents=True, exist_ok=True)
     settings = settings if settings is not None else load_settings(cfg.config)
     start = time.perf_counter()
+    absent = {i.index: f"app absent: no app for {i.index} in {cfg.apps_root}" for i in instances
+              if not app_present(i, cfg.apps_root)}
+    instances = [i for i in instances if i.index not in absent]
     todo, done, why = split_done(instances, run_dir, cfg.retry_failed)
-    report = BenchReport(skipped=sorted(done), results=dict(done), rerun=why)
+    report = BenchReport(skipped=sorted(done), results=dict(done), rerun=why, absent=absent)
     report.failed = {i: r.reason or "failed" for i, r in done.items() if r.status == "failed"}
     run_info: dict[str, Any] = {"mode": cfg.mode, "bench": cfg.model_dump(mode="json", exclude={"runner"}),
                                 "settings": settings.public_dict()}
     if dataset:
         run_info["dataset"] = dataset
+    for index, reason in absent.items():
+        update_manifest(run_dir, run=run_info, index=index, entry={"status": ABSENT, "reason": reason})
     for inst in todo:
         entry: dict[str, Any] = {"status": "queued"}
         if inst.index in why:

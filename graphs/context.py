@@ -14,6 +14,7 @@ from typing import Any
 from playwright.sync_api import Browser
 
 from webtester.agents.base import Tester
+from webtester.browser.confinement import OFFLINE
 from webtester.browser.session import BrowserSession, ItemPage
 from webtester.runfolder import InstanceFolder
 from webtester.settings import Settings
@@ -56,8 +57,9 @@ class BrowserHandle:
     """
 
     def __init__(self, *, executable: str | None = None, headless: bool = True, trace_dir: Path | None = None,
-                 browser: Browser | None = None) -> None:
+                 browser: Browser | None = None, network: str = OFFLINE) -> None:
         self.executable = executable
+        self.network = network
         self.headless = headless
         self.trace_dir = trace_dir
         self.browser = browser  # an already running Playwright Browser to reuse (tests, benchmark runs)
@@ -66,7 +68,8 @@ class BrowserHandle:
     def session(self) -> BrowserSession:
         """The browser session, started on first use."""
         if self._session is None:
-            self._session = BrowserSession(executable=self.executable, headless=self.headless, trace_dir=self.trace_dir)
+            self._session = BrowserSession(executable=self.executable, headless=self.headless, trace_dir=self.trace_dir,
+                                           network=self.network)
             self._session.start()
         return self._session
 
@@ -75,7 +78,7 @@ class BrowserHandle:
         if self.browser is None:
             return self.session().new_item_page(base_url, trace_name=trace_name)
         trace = Path(self.trace_dir) / f"{trace_name}.zip" if (self.trace_dir and trace_name) else None
-        return ItemPage(self.browser, base_url, trace_path=trace)
+        return ItemPage(self.browser, base_url, trace_path=trace, network=self.network)
 
     def close(self) -> None:
         if self._session is not None:
@@ -102,7 +105,8 @@ class RunContext:
         """The context of one instance's run: budgets and browser from ``settings``, traces in the instance folder."""
         return cls(
             tester=tester, folder=folder, app=AppHandle(start),
-            browser=BrowserHandle(executable=settings.browser_path, trace_dir=folder.traces, browser=browser),
+            browser=BrowserHandle(executable=settings.browser_path, trace_dir=folder.traces, browser=browser,
+                                  network=settings.network),
             max_items=settings.max_items, max_tool_calls_per_item=settings.max_tool_calls_per_item,
             max_tool_calls_per_instance=settings.max_tool_calls_per_instance, on_event=on_event,
         )

@@ -73,7 +73,8 @@ def run_app(
     out_dir = Path(out_dir)
     folder = InstanceFolder(out_dir, index)
     tester.start_instance(index, folder.root)
-    start = app_starter(target, build=build, apps_root=apps_root, log_path=folder.root / APP_LOG_FILE)
+    start = app_starter(target, build=build, apps_root=apps_root, log_path=folder.root / APP_LOG_FILE,
+                        serve=settings.serve)
     ctx = RunContext.create(tester, folder, start, settings, browser=browser, on_event=on_event)
     info = tester.describe()
     run_info = {

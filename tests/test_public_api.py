@@ -21,6 +21,7 @@ EXPECTED = {
 
 def test_exported_names_are_pinned():
     assert set(webtester.__all__) == EXPECTED
+    assert set(webtester._EXPORTS) == EXPECTED - {"__version__"}  # every public name has a home, and only those
 
 
 def test_every_exported_name_resolves():

@@ -57,7 +57,16 @@ _EXPORTS: dict[str, str] = {
     "WebtesterError": "webtester.errors",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "__version__",
+    "run_app", "run_instance", "make_tester",
+    "Settings", "JudgeSettings", "load_settings",
+    "Tester", "AppPage", "PageOpener", "Checklist", "ItemBudget",
+    "Mode", "Dimension", "Category", "Status", "TestItem", "Verdict", "BugReport", "Evidence", "Cost",
+    "GoldItem", "AppSpec", "Instance", "InstanceResult",
+    "load_dataset", "InstanceFolder",
+    "WebtesterError",
+]
 
 if TYPE_CHECKING:
     from webtester.agents.base import AppPage, Checklist, ItemBudget, PageOpener, Tester

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Protocol
 
 from webtester import bundled
-from webtester.browser.launcher import start_app
+from webtester.apps_source import find_app
+from webtester.browser.launcher import start_app, start_dataset_app
 from webtester.models import AppSpec, Instance
 
 Target = Instance | AppSpec | str | Path
@@ -67,17 +68,34 @@ def app_starter(
     build: str = "shipped",
     apps_root: Path | None = None,
     log_path: Path | None = None,
+    serve: str = "dev",
 ) -> AppStarter:
     """A function that starts the app under test (see the module docstring). A bundled instance is served
-    in ``build`` (its switchable defects); any other instance starts from its ``app`` spec, or from the folder
-    named like its index under ``apps_root``."""
+    in ``build`` (its switchable defects); any other instance starts from its ``app`` spec, or from its app in
+    the apps location ``apps_root`` (a folder of zips or of unpacked apps, see :mod:`webtester.apps_source`),
+    unpacked into the cache; ``serve`` (``dev`` or ``build``) says how an npm app is served. The starter
+    raises :class:`~webtester.apps_source.AppAbsentError` when the location holds no app for the instance."""
     resolved = resolve_target(target)
     if isinstance(resolved, Instance):
         inst = resolved
         if inst.defects:  # a bundled app with switchable defects
             root = apps_root or bundled.APPS_ROOT
             return lambda: bundled.serve_app(inst, build, root)
-        spec: AppSpec | Path = inst.app or Path(apps_root or bundled.APPS_ROOT) / inst.index
-        return lambda: start_app(spec, apps_root=apps_root, log_path=log_path)
+        if inst.app is not None:
+            spec = inst.app
+            return lambda: start_app(spec, apps_root=apps_root, log_path=log_path, serve=serve)
+        location = Path(apps_root or bundled.APPS_ROOT)
+        return lambda: start_dataset_app(inst.index, location, log_path=log_path, serve=serve)
     app: AppSpec | str | Path = resolved
-    return lambda: start_app(app, apps_root=apps_root, log_path=log_path)
+    return lambda: start_app(app, apps_root=apps_root, log_path=log_path, serve=serve)
+
+
+def app_present(instance: Instance, apps_root: Path | None) -> bool:
+    """Whether a dataset instance's app can be found (bundled apps and app specs always count as present)."""
+    if instance.defects or instance.app is not None:
+        return True
+    try:
+        find_app(instance.index, Path(apps_root or bundled.APPS_ROOT))
+    except LookupError:
+        return False
+    return True

@@ -100,7 +100,7 @@ def item_3(page: Page, base_url: str) -> bool:
     """The track filter narrows the list to one track."""
     for track in ("AI & Data", "Frontend"):
         _pick_track(page, track)
-        if not eventually(lambda: set(_session_tracks(page)) == {track}):
+        if not eventually(lambda track=track: set(_session_tracks(page)) == {track}):
             return False
     return True
 
@@ -227,7 +227,7 @@ def item_12(page: Page, base_url: str) -> bool:
         form.get_by_label("Ticket type").select_option(label=f"{label} — €{price}")
         for qty in (1, 3, 7):
             form.get_by_label("Number of tickets").fill(str(qty))
-            if not eventually(lambda: _money(_summary_total(page)) == price * qty, timeout=0.5):
+            if not eventually(lambda price=price, qty=qty: _money(_summary_total(page)) == price * qty, timeout=0.5):
                 return False
     return True
 

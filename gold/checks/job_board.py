@@ -85,7 +85,7 @@ def item_2(page: Page, base_url: str) -> bool:
     """The location filter keeps only jobs in that place."""
     for place, expected in (("Bristol", 2), ("London", 4)):
         page.get_by_label("Location").select_option(place)
-        if not _settled(lambda: _cards(page).count() == expected and all(f"· {place}" in t for t in texts(_cards(page)))):
+        if not _settled(lambda expected=expected, place=place: _cards(page).count() == expected and all(f"· {place}" in t for t in texts(_cards(page)))):
             return False
     return True
 

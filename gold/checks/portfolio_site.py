@@ -79,7 +79,7 @@ def item_2(page: Page, base_url: str) -> bool:
     for cat in ("Portraits", "Architecture"):
         expected = {title for title, text in all_cards.items() if cat.lower() in text.lower()}
         _filter(page, cat)
-        if not eventually(lambda: set(_card_titles(page)) == expected):
+        if not eventually(lambda expected=expected: set(_card_titles(page)) == expected):
             return False
         if not all(cat.lower() in t.lower() for t in texts(_cards(page))):
             return False
@@ -131,7 +131,7 @@ def item_6(page: Page, base_url: str) -> bool:
     nav = page.get_by_role("navigation", name="Main")
     for link, heading in (("About", "About Noor"), ("Contact", "Let's work together"), ("Work", "Selected work")):
         nav.get_by_role("link", name=link, exact=True).click()
-        if not holds(lambda: expect(page.get_by_role("heading", name=heading, level=2)).to_be_in_viewport()):
+        if not holds(lambda heading=heading: expect(page.get_by_role("heading", name=heading, level=2)).to_be_in_viewport()):
             return False
     return True
 

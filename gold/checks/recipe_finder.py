@@ -75,7 +75,7 @@ def item_3(page: Page, base_url: str) -> bool:
     """The cuisine filter keeps only that cuisine."""
     for cuisine in ("Thai", "Greek"):
         page.get_by_label("Cuisine").select_option(cuisine)
-        if not _settled(page, lambda: {t.split("\n")[0].strip().lower() for t in texts(_cards(page))} == {cuisine.lower()}):
+        if not _settled(page, lambda cuisine=cuisine: {t.split("\n")[0].strip().lower() for t in texts(_cards(page))} == {cuisine.lower()}):
             return False
         if _cards(page).count() != 3:
             return False

@@ -12,7 +12,7 @@ def bench(
     dataset: str = typer.Argument("bundled", help="'bundled' (the bundled benchmark, gold/) or a WebTestBench JSONL file / folder."),
     mode: str = typer.Option("e2e", "--mode", "-m", help="e2e (generate the checklist) or oracle (gold checklist given)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run folder (default: <output_dir>/bench-<mode>-<time>); reuse one to resume."),
-    apps: Optional[Path] = typer.Option(None, "--apps", help="Folder of the apps, one sub-folder per index (WebTestBench: npm projects)."),
+    apps: Optional[Path] = typer.Option(None, "--apps", help="Where the apps are: a folder of zips (WebTestBench_0001.zip, ...), a folder of app folders, or bundled apps' root."),
     tester: Optional[str] = typer.Option(None, "--tester", help="llm (default) or baseline."),
     model: Optional[str] = typer.Option(None, "--model", help="Model for both stages: a name, scripted:FILE or replay:RUN_DIR."),
     checklist_model: Optional[str] = typer.Option(None, "--checklist-model", help="Model for checklist generation."),
@@ -61,9 +61,9 @@ def bench(
     if limit:
         instances = instances[:limit]
     if dataset != "bundled" and apps is None and any(i.app is None or i.app.kind != "url" for i in instances):
-        raise typer.BadParameter("a WebTestBench dataset needs --apps DIR (one sub-folder per index)", param_hint="--apps")
-    if apps is not None and not apps.is_dir():
-        raise typer.BadParameter(f"{apps} is not a folder", param_hint="--apps")
+        raise typer.BadParameter("a WebTestBench dataset needs --apps DIR (a folder of app zips or app folders)", param_hint="--apps")
+    if apps is not None and not apps.exists():
+        raise typer.BadParameter(f"{apps}: no such folder", param_hint="--apps")
     run_dir = out or Path(settings.output_dir) / f"bench-{mode}-{time.strftime('%Y%m%d-%H%M%S')}"
     cfg = BenchConfig(mode=mode, tester=tester, model=model, build=build, apps_root=apps.resolve() if apps else None,
                       config=config.resolve() if config else None, workers=workers, timeout=timeout, retry_failed=retry_failed,
@@ -89,6 +89,9 @@ def bench(
                   f"in {report.seconds:.1f} s.", highlight=False)
     for index, reason in sorted(report.failed.items()):
         console.print(f"  failed {index}: {reason}", highlight=False)
+    if report.absent:
+        console.print(f"  {len(report.absent)} instance(s) not run, their app is absent: {', '.join(sorted(report.absent))}",
+                      highlight=False)
     for index, reason in sorted(report.rerun.items()):
         console.print(f"  ran again {index}: {reason}", highlight=False)
     console.print(f"Run folder: {run_dir}  (score it: webtester score {run_dir})", highlight=False)

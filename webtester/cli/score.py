@@ -37,7 +37,7 @@ def score(
     from webtester.eval.reports import print_summary, write_reports
     from webtester.datasets import DatasetError, load_dataset
     from webtester.eval.scoring import score_run_full
-    from webtester.runfolder import RunFolderError, read_manifest, read_matches, scores_dir
+    from webtester.runfolder import RunFolderError, read_manifest, read_matches, scored_indices, scores_dir
 
     console = Console()
     if not run_dir.is_dir():
@@ -45,7 +45,10 @@ def score(
     try:
         manifest = read_manifest(run_dir)
         instances = load_dataset(_dataset_path(dataset, manifest))
-        listed = manifest.get("instances") or {}
+        listed = scored_indices(manifest)
+        absent = len(manifest.get("instances") or {}) - len(listed)
+        if absent:
+            console.print(f"Leaving out {absent} instance(s) whose app was absent from the run.", highlight=False)
         if listed and not all_instances:
             subset = [i for i in instances if i.index in listed]
             if not subset:

@@ -238,7 +238,7 @@ class ScriptedChatModel(BaseChatModel):
     def _identifying_params(self) -> dict[str, Any]:
         return {"label": self.label, "script": self.script.name}
 
-    def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any):  # type: ignore[override]
+    def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any):
         """Bind tools the way OpenAI-compatible models do (OpenAI tool schemas passed on every call)."""
         formatted = [convert_to_openai_tool(t) for t in tools]
         return self.bind(tools=formatted, tool_choice=tool_choice, **kwargs)

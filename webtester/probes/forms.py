@@ -111,7 +111,7 @@ def fill_value(f: Field, token: str) -> str | None:
     return value
 
 
-def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: set[str] = frozenset(),
+def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozenset[str] | set[str] = frozenset(),
               choose: dict[str, str] | None = None) -> int:
     """Fill ``form`` with valid data (``skip``: field selectors / radio group names left alone;
     ``choose``: select selector -> option value to pick). Returns the number of fields set."""
@@ -230,7 +230,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     for f in form.fields:
         if f.optional or not f.visible or f.disabled:
             continue
-        if f.kind == "number" and (f.min is None or _num(f.min) is None or _num(f.min) >= 0):
+        if f.kind == "number" and ((low := None if f.min is None else _num(f.min)) is None or low >= 0):
             probes.append((f, "-5", "a negative number"))
         elif f.kind == "email" or (f.kind == "text" and re.search(r"e-?mail", f.label, re.I)):
             probes.append((f, "name.example.com", "an email address without @"))
@@ -282,24 +282,24 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     for f in form.fields:
         if f.kind != "select":
             continue
-        bad = [o for o in f.options if o["value"] and UNAVAILABLE.search(o["text"])]
-        if not bad:
+        marked = [o for o in f.options if o["value"] and UNAVAILABLE.search(o["text"])]
+        if not marked:
             continue
-        option = bad[0]
-        label = f'option "{option["text"]}" of {where}'
-        if option["disabled"]:
+        unavailable = marked[0]
+        label = f'option "{unavailable["text"]}" of {where}'
+        if unavailable["disabled"]:
             sess.ok("unavailable-option", label, "the option is disabled")
             continue
         form = reopen()
         if form is None:
             return
         token = sess.token()
-        fill_form(sess, form, token, choose={f.sel: option["value"]})
+        fill_form(sess, form, token, choose={f.sel: unavailable["value"]})
         result = submit(sess, form, token)
         sess.step(f"{label}: submitted with this option")
         if result is not None and result.accepted_like(valid):
-            sess.found("unavailable-option-accepted", label, f"choosing \"{option['text']}\" was accepted", full=True,
-                       field=f.label, option=option["text"])
+            sess.found("unavailable-option-accepted", label, f"choosing \"{unavailable['text']}\" was accepted", full=True,
+                       field=f.label, option=unavailable["text"])
         elif result is not None and result.rejected:
             sess.ok("unavailable-option", label, "choosing it was rejected")
         break

@@ -16,7 +16,7 @@ from webtester.probes.session import ProbeSession
 EMPTY_WORDS = re.compile(r"\b(no|nothing|none|0|zero|empty|not found|couldn't find|could not find|didn't match|try)\b", re.IGNORECASE)
 NONSENSE = "zqxjvk"
 _STOP = {"with", "from", "this", "that", "your", "have", "more", "only", "show", "shows", "minutes", "hours", "stars",
-         "star", "reviews", "review", "view", "details", "add", "tickets", "from", "save", "saved", "apply", "open",
+         "star", "reviews", "review", "view", "details", "add", "tickets", "save", "saved", "apply", "open",
          "ago", "days", "week", "weeks", "month", "year", "years", "replies", "reply", "votes", "upvotes", "people"}
 _COUNT = re.compile(r"(\d[\d,]*)")
 
@@ -74,7 +74,7 @@ class ListProbe:
         n = len(self.items())
         label = f'count text "{self.count_sel}"'
         if value != n:
-            text = self.page.locator(self.count_sel).first.inner_text(timeout=1000)
+            text = self.page.locator(self.count_sel or "body").first.inner_text(timeout=1000)
             self.sess.found("count-mismatch", label, f"after {after}, the page says {text.strip()!r} but lists {n} entries",
                             full=True, shown=value, listed=n)
         else:
@@ -112,7 +112,7 @@ class ListProbe:
         tabs_checked = False
         for option in options[:3]:
             what = f'filter "{f.label}" = "{option["text"]}"'
-            shown = self._apply(lambda: self.page.locator(f.sel).first.select_option(option["value"], timeout=1500), what, base)
+            shown = self._apply(lambda option=option: self.page.locator(f.sel).first.select_option(option["value"], timeout=1500), what, base)
             if shown is None:
                 continue
             self._judge_filter(what, option["text"], [x for x in labels if x != option["text"]], shown, f.label)
@@ -226,7 +226,7 @@ class ListProbe:
         groups: dict[str, list[Field]] = {}
         for f in boxes:
             groups.setdefault(f.name or "", []).append(f)
-        for name, members in groups.items():
+        for members in groups.values():
             keys = [(m, _keyword(m.label)) for m in members if _keyword(m.label)]
             if len(keys) < 2:
                 continue
@@ -267,7 +267,7 @@ class ListProbe:
         base = self.items()
         for b in buttons[1:4]:
             what = f'filter button "{b["text"]}"'
-            shown = self._apply(lambda: self.page.locator(b["sel"]).first.click(timeout=1500), what, base)
+            shown = self._apply(lambda b=b: self.page.locator(b["sel"]).first.click(timeout=1500), what, base)
             if shown is None:
                 continue
             self._judge_filter(what, b["text"], [x for x in labels if x != b["text"]], shown,
@@ -302,16 +302,16 @@ class ListProbe:
                 word = max(cands, key=len)  # a word only this field shows, so a hit cannot come from another field
                 if word.lower() not in (w.lower() for w, _ in words):
                     words.append((word, part["hints"]))
-        for word, hints in words[:4]:
+        for word, shown_in in words[:4]:
             self._search_for(box, word)
             shown = self.items()
             what = f'search "{word}"'
-            self.sess.step(f"list: {what} (a word of the entry {title!r}, from its {hints or 'text'})")
-            where = f'field "{hints or "text"}" of search box "{box.label}"'
+            self.sess.step(f"list: {what} (a word of the entry {title!r}, from its {shown_in or 'text'})")
+            where = f'field "{shown_in or "text"}" of search box "{box.label}"'
             if not any(title in s for s in shown):
                 self.sess.found("search-misses-entry", where,
-                                f"searching for {word!r}, shown in the {hints or 'text'} of the entry {title!r}, does not list that entry",
-                                full=True, word=word, entry=title, field=hints)
+                                f"searching for {word!r}, shown in the {shown_in or 'text'} of the entry {title!r}, does not list that entry",
+                                full=True, word=word, entry=title, field=shown_in)
             else:
                 self.sess.ok("search", where, f"{what} found {title!r}")
             self.check_count(what)

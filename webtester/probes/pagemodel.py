@@ -266,7 +266,7 @@ def currencies_in(texts: list[str]) -> dict[str, list[str]]:
 
 
 def _field(data: dict) -> Field:
-    known = {k: data.get(k) for k in Field.__dataclass_fields__ if k in data}
+    known: dict[str, Any] = {k: data.get(k) for k in Field.__dataclass_fields__ if k in data}
     return Field(**{k: v for k, v in known.items() if v is not None or k in ("min", "max")})
 
 

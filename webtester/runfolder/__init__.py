@@ -33,7 +33,7 @@ from webtester.runfolder.layout import (
     TRACES_DIR,
     VERDICTS_FILE,
 )
-from webtester.runfolder.manifest import manifest_path, read_manifest, update_manifest
+from webtester.runfolder.manifest import ABSENT, manifest_path, read_manifest, scored_indices, update_manifest
 from webtester.runfolder.markdown import render_bug_reports, run_label, summary_counts
 from webtester.runfolder.scores import (
     GoldItemScore,
@@ -53,6 +53,7 @@ from webtester.runfolder.scores import (
 )
 
 __all__ = [
+    "ABSENT", "scored_indices",
     "APP_LOG_FILE", "BUGS_FILE", "CHECKLIST_FILE", "CHECKLIST_MD_FILE", "CHECKPOINTS_FILE", "EXCHANGES_FILE",
     "EXPLORATION_FILE", "HTML_REPORT_FILE", "INSTANCE_SCORES_FILE", "JUNIT_FILE", "LOG_FILE", "MANIFEST_FILE",
     "MATCHES_FILE", "REFERENCE_RESULT_FILE", "REPORT_SCORES_FILE", "RESULT_FILE", "RESULT_MD_FILE", "SCORES_DIR",

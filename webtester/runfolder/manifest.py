@@ -13,6 +13,13 @@ from webtester.runfolder.io import now_iso, read_json, write_json
 from webtester.runfolder.layout import MANIFEST_FILE
 
 COST_KEYS = ("model_calls", "tool_calls", "input_tokens", "output_tokens", "seconds")
+#: manifest status of an instance whose app the apps location does not hold: never run, never scored
+ABSENT = "absent"
+
+
+def scored_indices(manifest: dict[str, Any]) -> list[str]:
+    """The instances a run's manifest lists for scoring: every one but those whose app was absent."""
+    return [i for i, entry in (manifest.get("instances") or {}).items() if entry.get("status") != ABSENT]
 
 
 @contextmanager

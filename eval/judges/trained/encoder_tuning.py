@@ -57,6 +57,9 @@ class TuningConfig:
                         + (" and a learned 'no match' score" if self.none_option else "")}
 
 
+DEFAULT_TUNING = TuningConfig()
+
+
 def is_tuned_parameter(name: str) -> bool:
     """Bias terms and LayerNorm scales are tuned; every weight matrix stays as packaged."""
     return name.endswith("bias") or "LayerNorm" in name

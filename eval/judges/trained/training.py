@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 
 from webtester.eval.judges.trained.dev_set import Checklist, Label
-from webtester.eval.judges.trained.encoder_tuning import Adapter, TuningConfig, adapter_digest, release_adapter, tune_encoder
+from webtester.eval.judges.trained.encoder_tuning import DEFAULT_TUNING, Adapter, TuningConfig, adapter_digest, release_adapter, tune_encoder
 from webtester.eval.judges.trained.features import FEATURES
 from webtester.eval.judges.trained.judge import PackagedEncoder, PairFeaturizer, PairModel, assign, forget_vectors
 from webtester.eval.stats import best_threshold, instance_folds
@@ -162,7 +162,7 @@ def cross_fitted_tensors(
     source: str = "reference",
     *,
     folds: int = TUNING_FOLDS,
-    config: TuningConfig = TuningConfig(),
+    config: TuningConfig = DEFAULT_TUNING,
     progress: Callable[[str], None] | None = None,
 ) -> list[np.ndarray]:
     """Pair features of every checklist from an encoder tuned without its instance.
@@ -187,7 +187,7 @@ def fit_tuned(
     source: str = "reference",
     *,
     folds: int = TUNING_FOLDS,
-    config: TuningConfig = TuningConfig(),
+    config: TuningConfig = DEFAULT_TUNING,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[Adapter, PairModel, float, dict]:
     """The tuned judge: classifier (C, threshold) on cross-fitted features, encoder tuned on all ``checklists``."""
@@ -203,7 +203,7 @@ def cross_validate_tuned(
     *,
     outer_folds: int = 4,
     inner_folds: int = 3,
-    config: TuningConfig = TuningConfig(),
+    config: TuningConfig = DEFAULT_TUNING,
     progress: Callable[[str], None] | None = None,
 ) -> FoldResult:
     """Out-of-fold matches of the tuned judge: encoder tuning, C and threshold all chosen without the held-out instances."""
