@@ -16,16 +16,17 @@ from typer.testing import CliRunner
 
 from webtester.cli.main import app
 from webtester.eval.bench import BenchConfig, portable, run_bench, worker_settings
-from webtester.models import Category, GoldItem, Instance, oracle_items
-from webtester.runfolder import read_json
+from webtester.models import AppSpec, Category, GoldItem, Instance, oracle_items
+from webtester.runfolder import ABSENT, read_json, scored_indices
 from webtester.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE = "test_bench_fakes:run_instance"
 
 
-def make(index: str) -> Instance:
-    return Instance(index=index, instruction="An app.", category=Category.tool,
+def make(index: str, app: AppSpec | None = AppSpec(kind="url", url="http://127.0.0.1:9/")) -> Instance:
+    """An instance for the fake runner (which starts no app: the URL is never opened)."""
+    return Instance(index=index, instruction="An app.", category=Category.tool, app=app,
                     checklist=[GoldItem(id=1, content="It works.", dimension="functionality", passed=False)])
 
 
@@ -119,6 +120,22 @@ def test_command_line_settings_reach_the_workers_but_secrets_do_not_travel(tmp_p
     assert "sk-worker-secret" not in (run / "manifest.json").read_text()
     settings = load_settings(None, environ={"OPENAI_API_KEY": "sk-worker-secret"}, max_items=7)
     assert "sk-worker-secret" not in worker_settings(settings) and '"max_items":7' in worker_settings(settings)
+
+
+def test_instances_whose_app_is_absent_are_reported_not_run_and_not_scored(tmp_path, script):
+    apps = tmp_path / "apps"
+    (apps / "WebTestBench_0002").mkdir(parents=True)
+    (apps / "WebTestBench_0002" / "package.json").write_text("{}")
+    instances = [make("WebTestBench_0001", app=None), make("WebTestBench_0002", app=None)]
+    run = tmp_path / "run"
+    cfg = BenchConfig(mode="oracle", model=f"scripted:{script}", workers=1, runner=FAKE, apps_root=apps)
+    report = run_bench(instances, run, cfg, dataset="test")
+    assert report.ran == ["WebTestBench_0002"] and list(report.absent) == ["WebTestBench_0001"]
+    assert "app absent" in report.absent["WebTestBench_0001"] and not report.failed
+    assert not (run / "WebTestBench_0001" / "result.json").exists()
+    manifest = read_json(run / "manifest.json")
+    assert manifest["instances"]["WebTestBench_0001"]["status"] == ABSENT
+    assert scored_indices(manifest) == ["WebTestBench_0002"]
 
 
 def test_progress_events_are_made_small():

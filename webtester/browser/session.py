@@ -35,6 +35,16 @@ _SETTLE_JS = """([quiet, limit]) => new Promise((resolve) => {
 })"""
 
 
+# Resolves at the next change of the DOM, or after ``limit`` ms.
+_NEXT_CHANGE_JS = """(limit) => new Promise((resolve) => {
+  const observer = new MutationObserver(() => { observer.disconnect(); resolve(true); });
+  observer.observe(document, { subtree: true, childList: true, characterData: true });
+  setTimeout(() => { observer.disconnect(); resolve(false); }, limit);
+})"""
+#: how long a client-side route change may take to render (a dev server compiles the route's module on demand)
+ROUTE_RENDER_MS = 8_000
+
+
 def _safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:80] or "item"
 
@@ -170,6 +180,20 @@ class ItemPage:
             self.page.evaluate(_SETTLE_JS, [quiet_ms, int(timeout_ms)])
         except Exception:
             pass
+
+    def wait_for_route(self, before: Observation, after: Observation) -> bool:
+        """After an action moved to another URL but the page still shows the old content (a single-page app's
+        route whose code is still loading), wait for the next DOM change (at most :data:`ROUTE_RENDER_MS`) and
+        settle again; True when the page changed meanwhile."""
+        if after.url == before.url or after.lines != before.lines:
+            return False
+        try:
+            changed = bool(self.page.evaluate(_NEXT_CHANGE_JS, ROUTE_RENDER_MS))
+        except Exception:
+            return False
+        if changed:
+            self.settle()
+        return changed
 
     def observe(self, *, ref: str | None = None, full: bool = False) -> Observation:
         """Observe the page and remember the view (references are checked against it)."""

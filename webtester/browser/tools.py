@@ -167,6 +167,8 @@ class BrowserTools:
             return f"Error: {step} failed: {describe_error(exc)}{shot}" + self._reported(mark)
         self.item.settle()
         after = self.item.observe()
+        if before is not None and self.item.wait_for_route(before, after):
+            after = self.item.observe()
         return self._cap(f"{message}\n{diff(before, after)}{self._reported(mark)}")
 
     def _reported(self, mark) -> str:
