@@ -27,7 +27,6 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 import numpy as np
-
 from pydantic import BaseModel, Field
 
 from webtester.eval.bootstrap import FIGURES, mean_interval, pooled_intervals

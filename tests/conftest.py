@@ -1,4 +1,11 @@
-"""Shared fixtures: one Chromium per test session."""
+"""Shared fixtures (one Chromium per test process) and the markers of the three test layers.
+
+- ``tests/unit``: no browser, no npm; pure functions, the graph with fake testers, the judges, the statistics;
+- ``tests/browser``: one page or one app in a real Chromium (tools, probes, launcher, real apps);
+- ``tests/e2e``: whole runs (workflow, CLI, bench, demo, gold checks of the bundled apps, the notebook).
+
+Each test gets its folder's marker, so ``pytest -m unit`` or ``pytest -m "not e2e"`` select a layer.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,31 @@ import pytest
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SHARED = PROJECT_ROOT.parent / "shared"
 WEBTESTBENCH = SHARED / "datasets" / "webtestbench" / "WebTestBench.jsonl"
+
+
+LAYERS = ("unit", "browser", "e2e")
+
+
+def _uses_module_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.values() if info is not None else ()
+    return any(d.scope == "module" for chain in defs for d in chain)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Mark each test with the layer its folder stands for (and ``browser`` for every e2e test). Under
+    ``-n N --dist loadgroup`` the tests of a module that share a module-scoped fixture (an expensive run, a
+    trained model) stay on one worker, so the fixture is built once; every other test is spread freely."""
+    for item in items:
+        if _uses_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(Path(str(item.path)).stem))
+        layer = next((p for p in Path(str(item.path)).relative_to(PROJECT_ROOT / "tests").parts if p in LAYERS), None)
+        if layer is None:
+            continue
+        item.add_marker(getattr(pytest.mark, layer))
+        if layer == "e2e":
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")

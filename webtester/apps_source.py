@@ -17,8 +17,8 @@ import tempfile
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from webtester.errors import AbsentError
 from webtester.cache import cache_root
+from webtester.errors import AbsentError
 
 _MARKER = ".webtester-source"  # fingerprint of the source the cached copy was made from
 _SKIP = {"node_modules", ".git", "dist"}

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
 from webtester.errors import InputError
 
 DEFAULT_CONFIG_NAME = "webtester.toml"

@@ -15,8 +15,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from webtester.errors import InputError
 from webtester.datasets import json_lines
+from webtester.errors import InputError
 
 Key = tuple[str, str, str]  # (index, system, item_id)
 TEMPLATE_COLUMNS = ["annotator", "index", "system", "item_id", "dimension", "description", "action", "expected", "gold_id"]

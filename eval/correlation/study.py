@@ -18,7 +18,15 @@ import numpy as np
 from pydantic import BaseModel
 
 from webtester.eval.correlation.annotations import Annotation, AnnotationError, Key, by_annotator, consensus
-from webtester.eval.correlation.stats import Agreement, Correlation, RaterAgreement, agreement, correlate, correlations, rater_agreement
+from webtester.eval.correlation.stats import (
+    Agreement,
+    Correlation,
+    RaterAgreement,
+    agreement,
+    correlate,
+    correlations,
+    rater_agreement,
+)
 from webtester.eval.judges.base import Judge
 from webtester.eval.metrics import score_instance
 from webtester.eval.scoring import Prediction, read_prediction

@@ -6,7 +6,6 @@ returns True when the behaviour described by gold item ``id`` holds.
 
 from __future__ import annotations
 
-
 from playwright.sync_api import Locator, Page, expect
 
 from ._helpers import eventually, holds

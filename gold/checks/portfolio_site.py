@@ -6,7 +6,6 @@ True when the behaviour of gold item ``<id>`` holds.
 
 from __future__ import annotations
 
-
 from playwright.sync_api import Page, expect
 
 from ._helpers import dismisses, eventually, first_int, holds, image_loaded, placeholder_hits, texts

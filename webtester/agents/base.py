@@ -19,9 +19,9 @@ from typing import Any, Protocol, runtime_checkable
 from playwright.sync_api import Page
 from pydantic import BaseModel, Field
 
-from webtester.errors import StepError
 from webtester.browser.evidence import EvidenceLog
 from webtester.browser.observe import Observation
+from webtester.errors import StepError
 from webtester.models import Cost, TestItem, Verdict
 
 

@@ -20,7 +20,11 @@ from webtester.probes.forms import probe_form
 from webtester.probes.lists import ListProbe, search_fields
 from webtester.probes.pagemodel import FormModel, PageModel, read_model
 from webtester.probes.scan import (
-    broken_images, checked_image_count, placeholder_text, reported_errors, viewport_overflow,
+    broken_images,
+    checked_image_count,
+    placeholder_text,
+    reported_errors,
+    viewport_overflow,
 )
 from webtester.probes.session import BudgetExceeded, ProbeSession
 

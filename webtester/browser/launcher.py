@@ -48,11 +48,11 @@ from pathlib import Path
 from typing import IO
 from urllib.parse import urlsplit
 
-from webtester.errors import StepError
 from webtester.apps_source import app_project
 from webtester.browser import npm
 from webtester.browser.static_server import StaticServer
 from webtester.cache import cache_root
+from webtester.errors import StepError
 from webtester.models import AppSpec
 
 PROJECT_APPS_ROOT = Path(__file__).resolve().parents[2] / "apps"

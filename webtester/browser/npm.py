@@ -23,8 +23,8 @@ import tempfile
 from pathlib import Path
 from typing import IO
 
-from webtester.errors import StepError
 from webtester.cache import cache_root
+from webtester.errors import StepError
 
 NPM_CACHE = Path(os.environ.get("WEBTESTER_NPM_CACHE") or cache_root() / "npm")
 STORE_MARKER = ".webtester-deps"  # in a linked node_modules: the key of the store it points to

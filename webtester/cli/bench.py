@@ -35,8 +35,8 @@ def bench(
 
     from webtester.bundled import GOLD_ROOT
     from webtester.cli.progress import InstanceRows
-    from webtester.eval.bench import BenchConfig, run_bench
     from webtester.datasets import DatasetError, load_dataset
+    from webtester.eval.bench import BenchConfig, run_bench
     from webtester.settings import SettingsError, load_settings
 
     console = Console()

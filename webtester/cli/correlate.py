@@ -31,11 +31,11 @@ def correlate(
 ) -> None:
     from rich.console import Console
 
+    from webtester.cli.score import _dataset_path
+    from webtester.datasets import DatasetError, load_dataset
     from webtester.eval.correlation import AnnotationError, load_annotations, load_systems, run_study
     from webtester.eval.judges import JudgeError, get_judge
     from webtester.runfolder import RunFolderError, read_manifest
-    from webtester.cli.score import _dataset_path
-    from webtester.datasets import DatasetError, load_dataset
     from webtester.settings import SettingsError, load_settings
 
     console = Console()

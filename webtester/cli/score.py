@@ -33,9 +33,9 @@ def score(
     """Score a run folder against gold checklists and print the summary tables."""
     from rich.console import Console
 
+    from webtester.datasets import DatasetError, load_dataset
     from webtester.eval.judges import JUDGES, JudgeError, get_judge
     from webtester.eval.reports import print_summary, write_reports
-    from webtester.datasets import DatasetError, load_dataset
     from webtester.eval.scoring import score_run_full
     from webtester.runfolder import RunFolderError, read_manifest, read_matches, scored_indices, scores_dir
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from string import Template
+
 from webtester.errors import InputError
 
 PROMPTS_DIR = Path(__file__).resolve().parent

@@ -48,13 +48,26 @@ from webtester.datasets import load_dataset
 from webtester.eval.judges import get_judge
 from webtester.eval.judges.embedding import EmbeddingJudge
 from webtester.eval.judges.trained.dev_set import (
-    GUIDE_EXAMPLES, INSTANCE_FIGURES, Checklist, judge_figures, load_dev_set,
+    GUIDE_EXAMPLES,
+    INSTANCE_FIGURES,
+    Checklist,
+    judge_figures,
+    load_dev_set,
 )
 from webtester.eval.judges.trained.judge import (
-    MODEL_FILE, PackagedEncoder, PairFeaturizer, TrainedJudge, assign, forget_vectors,
+    MODEL_FILE,
+    PackagedEncoder,
+    PairFeaturizer,
+    TrainedJudge,
+    assign,
+    forget_vectors,
 )
 from webtester.eval.judges.trained.training import (
-    FoldResult, cross_validate_threshold, cross_validate_trained, cross_validate_tuned, row_threshold,
+    FoldResult,
+    cross_validate_threshold,
+    cross_validate_trained,
+    cross_validate_tuned,
+    row_threshold,
 )
 from webtester.eval.paths import DEFAULT_DATASET, MATCHING_ROOT
 from webtester.settings import load_settings

@@ -38,7 +38,6 @@ import numpy as np
 from webtester.models import Instance, TestItem
 
 
-
 class Encoder(Protocol):
     """What the features need from a text encoder."""
 

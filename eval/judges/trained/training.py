@@ -12,11 +12,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
 from sklearn.linear_model import LogisticRegression
 
 from webtester.eval.judges.trained.dev_set import Checklist, Label
-from webtester.eval.judges.trained.encoder_tuning import DEFAULT_TUNING, Adapter, TuningConfig, adapter_digest, release_adapter, tune_encoder
+from webtester.eval.judges.trained.encoder_tuning import (
+    DEFAULT_TUNING,
+    Adapter,
+    TuningConfig,
+    adapter_digest,
+    release_adapter,
+    tune_encoder,
+)
 from webtester.eval.judges.trained.features import FEATURES
 from webtester.eval.judges.trained.judge import PackagedEncoder, PairFeaturizer, PairModel, assign, forget_vectors
 from webtester.eval.stats import best_threshold, instance_folds

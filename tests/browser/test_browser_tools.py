@@ -15,7 +15,7 @@ from webtester.browser.tools import make_browser_tools
 
 pytestmark = pytest.mark.browser
 
-STATIC_SITE = Path(__file__).parent / "fixtures" / "static_site"
+STATIC_SITE = Path(__file__).resolve().parents[1] / "fixtures" / "static_site"
 
 
 @pytest.fixture(scope="module")

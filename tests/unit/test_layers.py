@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: repository folder -> the package it installs as
 FOLDERS = {"webtester": "webtester", "graphs": "webtester.graphs", "eval": "webtester.eval"}
 #: eval modules that run testers, and so may import the workflow

@@ -11,7 +11,7 @@ from webtester.browser.chromium import VIEWPORT
 from webtester.browser.static_server import StaticServer
 from webtester.probes import run_probes
 
-PAGES = Path(__file__).parent / "fixtures" / "probe_pages"
+PAGES = Path(__file__).resolve().parents[1] / "fixtures" / "probe_pages"
 
 
 @pytest.fixture(scope="module")

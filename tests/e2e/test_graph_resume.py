@@ -9,9 +9,9 @@ import pytest
 
 from webtester.agents.llm_tester import LLMTester
 from webtester.bundled import get_instance
+from webtester.graphs.run import run_instance
 from webtester.llm.scripted import Script, ScriptContext, ScriptedChatModel
 from webtester.models import Status
-from webtester.graphs.run import run_instance
 from webtester.settings import Settings
 
 pytestmark = pytest.mark.browser

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from scipy import stats as sps
 from typer.testing import CliRunner
 
+from webtester.datasets import load_dataset
 from webtester.eval.correlation.annotations import Annotation, AnnotationError, consensus, load_annotations
 from webtester.eval.correlation.stats import agreement, correlate, correlations, rater_agreement
 from webtester.eval.correlation.study import load_systems, run_study
 from webtester.eval.judges.base import Judge, JudgeInfo
 from webtester.eval.paths import EXAMPLE_STUDY
-from webtester.datasets import load_dataset
 
 EXAMPLE = EXAMPLE_STUDY
 X = [0.1, 0.4, 0.35, 0.8, 0.55, 0.9, 0.2, 0.6]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from webtester.eval.judges.trained import calibrate
 from webtester.eval.judges import get_judge
 from webtester.eval.judges.embedding import CALIBRATION_FILE, EmbeddingJudge, assign, read_calibration
+from webtester.eval.judges.trained import calibrate
 from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
 
 F = Dimension.functionality

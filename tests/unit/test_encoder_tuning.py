@@ -12,7 +12,13 @@ from webtester.eval.judges.embedding import load_encoder
 from webtester.eval.judges.trained import training as judge_training
 from webtester.eval.judges.trained.dev_set import Checklist
 from webtester.eval.judges.trained.encoder_tuning import (
-    TuningConfig, adapted_encoder, adapter_digest, is_tuned_parameter, load_adapter, save_adapter, tune_encoder,
+    TuningConfig,
+    adapted_encoder,
+    adapter_digest,
+    is_tuned_parameter,
+    load_adapter,
+    save_adapter,
+    tune_encoder,
 )
 from webtester.eval.judges.trained.judge import MODEL_FILE, PackagedEncoder, TrainedJudge, read_model
 from webtester.models import Category, Dimension, GoldItem, Instance, TestItem

@@ -17,7 +17,7 @@ from webtester.browser import npm
 from webtester.browser.launcher import AppDownError, AppStartError, NpmApp, StaticApp, UrlApp, answers, start_app
 from webtester.models import AppSpec
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 needs_npm = pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
 
 

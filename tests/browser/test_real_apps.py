@@ -27,7 +27,7 @@ from webtester.probes.findings import ScreenshotTaker
 from webtester.probes.scan import broken_images, external_images
 from webtester.probes.tool import page_findings, unchecked_text
 
-APPS = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "webtestbench" / "apps"
+APPS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "webtestbench" / "apps"
 INDEX = "WebTestBench_0001"
 needs_apps = pytest.mark.skipif(not (APPS / f"{INDEX}.zip").is_file(), reason="the WebTestBench apps are not here")
 needs_npm = pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")

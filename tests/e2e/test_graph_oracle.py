@@ -9,9 +9,9 @@ import pytest
 
 from webtester.agents.llm_tester import LLMTester
 from webtester.bundled import get_instance
-from webtester.llm.scripted import Script, ScriptContext, ScriptedChatModel
-from webtester.graphs.run import run_instance
 from webtester.eval.judges.oracle import OracleJudge
+from webtester.graphs.run import run_instance
+from webtester.llm.scripted import Script, ScriptContext, ScriptedChatModel
 from webtester.models import Dimension, Status, oracle_gold_id, oracle_ids, oracle_items
 from webtester.settings import Settings
 

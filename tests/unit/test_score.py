@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from webtester.eval.judges import get_judge
-from webtester.eval.reports import write_reports
 from webtester.datasets import load_dataset
 from webtester.datasets.markdown import render_checklist, render_results
+from webtester.eval.judges import get_judge
+from webtester.eval.reports import write_reports
 from webtester.eval.scoring import read_prediction, score_run, score_run_full
 from webtester.models import BugReport, InstanceResult, Status, Verdict, oracle_items
 from webtester.runfolder import RunFolderError, read_matches, write_json

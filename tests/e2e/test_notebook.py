@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from webtester.datasets import load_dataset
 from webtester.eval.correlation.annotations import load_annotations
 from webtester.eval.correlation.report import write_study
 from webtester.eval.correlation.study import load_systems, run_study
@@ -14,9 +15,8 @@ from webtester.eval.judges.base import Judge, JudgeInfo
 from webtester.eval.paths import EXAMPLE_STUDY
 from webtester.eval.reports import write_reports
 from webtester.eval.scoring import score_predictions
-from webtester.datasets import load_dataset
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = EXAMPLE_STUDY
 
 

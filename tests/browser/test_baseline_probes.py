@@ -17,7 +17,7 @@ from webtester.probes.lists import ListProbe
 from webtester.probes.pagemodel import read_model
 from webtester.probes.session import ProbeSession
 
-PAGES = Path(__file__).parent / "fixtures" / "baseline_pages"
+PAGES = Path(__file__).resolve().parents[1] / "fixtures" / "baseline_pages"
 pytestmark = pytest.mark.browser
 
 

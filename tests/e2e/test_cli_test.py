@@ -17,7 +17,7 @@ from webtester.llm.stub_server import StubServer
 from webtester.models import Status
 
 SECRET = "sk-test-0123456789-never-written"
-DEMO = Path(__file__).resolve().parents[1] / "webtester" / "llm" / "scripts" / "portfolio_site.yaml"
+DEMO = Path(__file__).resolve().parents[2] / "webtester" / "llm" / "scripts" / "portfolio_site.yaml"
 
 
 @pytest.mark.browser

@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from webtester.datasets.markdown import (
-    MarkdownFormatError, parse_checklist, parse_results, render_checklist, render_results,
+    MarkdownFormatError,
+    parse_checklist,
+    parse_results,
+    render_checklist,
+    render_results,
 )
 from webtester.models import BugReport, Dimension, Evidence, Status, TestItem, Verdict
 

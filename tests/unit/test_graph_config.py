@@ -15,7 +15,7 @@ from webtester.graphs.context import AppHandle, BrowserHandle, RunContext
 from webtester.graphs.workflow import compile_graph
 from webtester.runfolder import InstanceFolder
 
-GRAPHS = Path(__file__).resolve().parents[1] / "graphs"
+GRAPHS = Path(__file__).resolve().parents[2] / "graphs"
 
 
 def _load(spec: str):

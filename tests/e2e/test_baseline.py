@@ -10,13 +10,13 @@ import playwright.sync_api
 import pytest
 
 from webtester import bundled
-from webtester.browser import chromium, session
-from webtester.graphs.run import run_instance
 from webtester.agents import base as agents_base
 from webtester.baseline import BaselineTester
 from webtester.baseline.checklist import instruction_clauses, number_items, plan_checklist, rules_for_text
 from webtester.baseline.explore import Exploration, expected_currency
 from webtester.baseline.verdicts import decide
+from webtester.browser import chromium, session
+from webtester.graphs.run import run_instance
 from webtester.models import Dimension, Status, TestItem
 from webtester.probes.pagemodel import read_model
 from webtester.settings import Settings

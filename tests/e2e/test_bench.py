@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from typer.testing import CliRunner
 
 from webtester.cli.main import app
@@ -20,11 +19,14 @@ from webtester.models import AppSpec, Category, GoldItem, Instance, oracle_items
 from webtester.runfolder import ABSENT, read_json, scored_indices
 from webtester.settings import load_settings
 
-ROOT = Path(__file__).resolve().parents[1]
-FAKE = "test_bench_fakes:run_instance"
+ROOT = Path(__file__).resolve().parents[2]
+FAKE = "bench_fakes:run_instance"
 
 
-def make(index: str, app: AppSpec | None = AppSpec(kind="url", url="http://127.0.0.1:9/")) -> Instance:
+NO_APP = AppSpec(kind="url", url="http://127.0.0.1:9/")
+
+
+def make(index: str, app: AppSpec | None = NO_APP) -> Instance:
     """An instance for the fake runner (which starts no app: the URL is never opened)."""
     return Instance(index=index, instruction="An app.", category=Category.tool, app=app,
                     checklist=[GoldItem(id=1, content="It works.", dimension="functionality", passed=False)])
@@ -151,7 +153,7 @@ def test_interrupted_bench_resumes_without_redoing_finished_instances(tmp_path, 
     run = tmp_path / "run"
     cmd = [sys.executable, "-m", "webtester.cli.main", "bench", str(data), "--mode", "oracle", "--out", str(run),
            "--apps", str(tmp_path), "--model", f"scripted:{script}", "--workers", "1", "--runner", FAKE]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parent), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 120
     while time.time() < deadline and "slow_2" not in calls(run):

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from webtester.browser.launcher import start_app
 from webtester.cli.main import app as cli
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def _webtester(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -15,14 +15,14 @@ import yaml
 
 from webtester.agents.llm_tester import LLMTester
 from webtester.bundled import get_instance
+from webtester.graphs.run import run_instance
 from webtester.llm.scripted import Script, ScriptedChatModel
 from webtester.models import Status
-from webtester.graphs.run import run_instance
 from webtester.settings import Settings
 
 pytestmark = pytest.mark.browser
 
-DEMO = Path(__file__).resolve().parents[1] / "webtester" / "llm" / "scripts" / "portfolio_site.yaml"
+DEMO = Path(__file__).resolve().parents[2] / "webtester" / "llm" / "scripts" / "portfolio_site.yaml"
 EXTRA_ITEMS = [
     {"dimension": "functionality", "description": "The About section shows the services",
      "action": "Scroll to About", "expected": "A list of services"},
