@@ -31,11 +31,11 @@ from pydantic import BaseModel, Field
 
 from webtester.eval.bootstrap import FIGURES, mean_interval, pooled_intervals
 from webtester.models import Category, Dimension, Instance, Status, TestItem, Verdict
+from webtester.runfolder import GoldItemScore, Outcome
 
 DIMENSIONS: tuple[Dimension, ...] = tuple(Dimension)
 CATEGORIES: tuple[Category, ...] = tuple(Category)
 
-Outcome = Literal["TP", "FP", "FN", "TN"]
 InstanceStatus = Literal["scored", "no_verdicts", "missing"]
 
 
@@ -80,17 +80,6 @@ def outcome(gold_passed: bool, predicted_fail: bool) -> Outcome:
     return "FP" if predicted_fail else "TN"
 
 
-class GoldOutcome(BaseModel):
-    """How one gold item was scored."""
-
-    gold_id: int
-    dimension: Dimension
-    gold_pass: bool
-    matched: list[str] = Field(default_factory=list, description="ids of the predicted items mapped to it")
-    predicted_fail: bool = Field(description="aggregated verdict D(g) is Fail")
-    outcome: Outcome
-
-
 class DimensionScore(BaseModel):
     """Figures of one instance restricted to the gold items of one dimension."""
 
@@ -127,7 +116,7 @@ class InstanceScore(BaseModel):
     recall: float
     f1: float
     by_dimension: dict[Dimension, DimensionScore]
-    items: list[GoldOutcome]
+    items: list[GoldItemScore]
 
     @property
     def has_result(self) -> bool:
@@ -135,7 +124,7 @@ class InstanceScore(BaseModel):
         return self.status == "scored"
 
 
-def _dimension_score(outcomes: list[GoldOutcome]) -> DimensionScore:
+def _dimension_score(outcomes: list[GoldItemScore]) -> DimensionScore:
     counts = _count(outcomes)
     n_fail = sum(1 for o in outcomes if not o.gold_pass)
     covered = sum(1 for o in outcomes if o.matched)
@@ -152,7 +141,7 @@ def _dimension_score(outcomes: list[GoldOutcome]) -> DimensionScore:
     )
 
 
-def _count(outcomes: Iterable[GoldOutcome]) -> Counts:
+def _count(outcomes: Iterable[GoldItemScore]) -> Counts:
     c = {"TP": 0, "FP": 0, "FN": 0, "TN": 0}
     for o in outcomes:
         c[o.outcome] += 1
@@ -212,7 +201,7 @@ def score_instance(
         matched = by_gold[g.id]
         pred_fail = any(pid in fails for pid in matched)
         items.append(
-            GoldOutcome(
+            GoldItemScore(
                 gold_id=g.id, dimension=g.dimension, gold_pass=g.passed, matched=matched,
                 predicted_fail=pred_fail, outcome=outcome(g.passed, pred_fail),
             )

@@ -15,7 +15,6 @@ from webtester.eval.judges.base import JudgeInfo
 from webtester.eval.metrics import Figures, InstanceScore, Summary
 from webtester.runfolder import (
     SUMMARY_MD_FILE,
-    GoldItemScore,
     InstanceScoreView,
     MatchedPair,
     MatchRecord,
@@ -172,8 +171,7 @@ def instance_view(score: InstanceScore) -> InstanceScoreView:
     c = score.counts
     return InstanceScoreView(
         coverage=score.coverage, precision=score.precision, recall=score.recall, f1=score.f1, tp=c.tp, fp=c.fp, fn=c.fn,
-        tn=c.tn, items=[GoldItemScore(gold_id=o.gold_id, dimension=o.dimension, gold_pass=o.gold_pass, matched=list(o.matched),
-                                      outcome=o.outcome) for o in score.items],
+        tn=c.tn, items=list(score.items),
     )
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from webtester.browser.chromium import VIEWPORT
 from webtester.browser.static_server import StaticServer
 from webtester.datasets import load_dataset
 from webtester.models import Instance
@@ -124,7 +125,6 @@ def run_checks(instance: Instance, base_url: str, browser, item_ids: Iterable[in
 
     A check that raises counts as Fail, with the exception as its message.
     """
-    from webtester.browser.chromium import VIEWPORT
 
     module = load_checks(instance.index)
     wanted = set(item_ids) if item_ids is not None else None

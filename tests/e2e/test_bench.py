@@ -197,6 +197,12 @@ def test_bench_oracle_on_bundled_apps_with_scripted_model_then_score(tmp_path):
         res = json.loads((run / a / "result.json").read_text())
         assert res["status"] == "ok", res.get("reason")
         assert len(res["verdicts"]) == len(bundled[a].checklist)
+    # the bench writes the same reports as `test`, over all its instances
+    assert "report: " in proc.stdout
+    junit = (run / "junit.xml").read_text()
+    assert junit.count("<testsuite ") == len(apps) and all(f'name="{a}' in junit for a in apps)
+    html = (run / "report.html").read_text()
+    assert all(a in html for a in apps)
     again = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0 and f"skipped {len(apps)} finished" in again.stdout
 

@@ -21,6 +21,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from webtester.browser.confinement import same_origin
+from webtester.browser.errors import describe_error
 from webtester.browser.observe import StaleRefError, normalize_ref, resolve_ref
 
 JS_MAX_CHARS = 8_000
@@ -188,7 +190,6 @@ def _single(loc):
 def _run_step(item_page, step: Step, timeout_ms: float) -> str:
     from urllib.parse import urljoin
 
-    from webtester.browser.confinement import same_origin
 
     page = item_page.page
     a = step.action
@@ -282,7 +283,6 @@ def run_steps(item_page, steps: list[Step], *, stop_on_error: bool = True, budge
     stops the batch unless ``stop_on_error`` is false. The whole batch has a
     time budget of ``budget_s`` seconds.
     """
-    from webtester.browser.errors import describe_error
 
     lines, ok = [], True
     deadline = time.monotonic() + budget_s

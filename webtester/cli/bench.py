@@ -6,6 +6,11 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.console import Console
+
+from webtester.errors import WebtesterError
+from webtester.models import Instance
+from webtester.report import write_reports
 
 
 def bench(
@@ -30,7 +35,6 @@ def bench(
     """Run a tester over a dataset, concurrently and resumably, and write a run folder."""
     import time
 
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from webtester.bundled import GOLD_ROOT
@@ -94,4 +98,16 @@ def bench(
                       highlight=False)
     for index, reason in sorted(report.rerun.items()):
         console.print(f"  ran again {index}: {reason}", highlight=False)
+    _write_report(console, run_dir, [i for i in instances if i.index not in report.absent])
     console.print(f"Run folder: {run_dir}  (score it: webtester score {run_dir})", highlight=False)
+
+
+def _write_report(console: Console, run_dir: Path, instances: list[Instance]) -> None:
+    """RUN_DIR/report.html and RUN_DIR/junit.xml over every instance that ran (scores appear once scored)."""
+    try:
+        html, junit = write_reports(run_dir, instances=instances,
+                                    not_scored_reason=f"score it with: webtester score {run_dir}")
+    except (WebtesterError, OSError) as exc:  # the run's own files are written; a report problem must not hide them
+        console.print(f"[yellow]report not written:[/yellow] {type(exc).__name__}: {exc}", soft_wrap=True)
+        return
+    console.print(f"report: {html}  JUnit XML: {junit}", soft_wrap=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -38,14 +38,18 @@ class MatchRecord(BaseModel):
     matches: list[MatchedPair]
 
 
+Outcome = Literal["TP", "FP", "FN", "TN"]
+
+
 class GoldItemScore(BaseModel):
-    """How one gold item was scored, as the report shows it."""
+    """How one gold item was scored (by the metrics, and as the report shows it)."""
 
     gold_id: int
     dimension: Dimension
     gold_pass: bool
     matched: list[str] = Field(default_factory=list, description="ids of the predicted items mapped to it")
-    outcome: str = Field(description="TP, FP, FN or TN")
+    predicted_fail: bool = Field(description="aggregated verdict D(g) is Fail")
+    outcome: Outcome
 
 
 class InstanceScoreView(BaseModel):
