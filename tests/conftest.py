@@ -5,6 +5,8 @@
 - ``tests/e2e``: whole runs (workflow, CLI, bench, demo, gold checks of the bundled apps, the notebook).
 
 Each test gets its folder's marker, so ``pytest -m unit`` or ``pytest -m "not e2e"`` select a layer.
+``scripts/test.sh`` runs two pytest-xdist workers that take whole files (``--dist loadfile``), so a module's
+expensive fixture (a baseline run, a trained judge) is built once.
 """
 
 from __future__ import annotations
@@ -21,20 +23,9 @@ WEBTESTBENCH = SHARED / "datasets" / "webtestbench" / "WebTestBench.jsonl"
 LAYERS = ("unit", "browser", "e2e")
 
 
-def _uses_module_fixture(item: pytest.Item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    defs = info.name2fixturedefs.values() if info is not None else ()
-    return any(d.scope == "module" for chain in defs for d in chain)
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
-    """Mark each test with the layer its folder stands for (and ``browser`` for every e2e test). Under
-    ``-n N --dist loadgroup`` the tests of a module that share a module-scoped fixture (an expensive run, a
-    trained model) stay on one worker, so the fixture is built once; every other test is spread freely."""
+    """Mark each test with the layer its folder stands for (and ``browser`` for every e2e test)."""
     for item in items:
-        if _uses_module_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(Path(str(item.path)).stem))
         layer = next((p for p in Path(str(item.path)).relative_to(PROJECT_ROOT / "tests").parts if p in LAYERS), None)
         if layer is None:
             continue

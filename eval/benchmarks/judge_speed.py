@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from webtester.eval.paths import DEFAULT_DATASET
-from webtester.models import BugReport, Status, TestItem, Verdict
+from webtester.models import BugReport, Status, TestItem, Verdict, item_id
 
 T0 = time.perf_counter()
 C0 = time.process_time()
@@ -74,7 +74,7 @@ def predicted_checklists(instances, per_instance: int, seed: int = 0):
             else:
                 text = rng.choice(GENERIC) if rng.random() < 0.5 else rng.choice(pool)
                 dim, p_fail, src = rng.choice(list(inst.checklist)).dimension, 0.1, None
-            item = TestItem(id=f"{dim.prefix}-{j + 1:02d}", dimension=dim, description=text)
+            item = TestItem(id=item_id(dim, j + 1), dimension=dim, description=text)
             r = rng.random()
             status = Status.error if r < 0.02 else Status.failed if r < 0.02 + p_fail else Status.passed
             items.append(item)
