@@ -1,16 +1,17 @@
 """webtester: tests web applications from the instruction they were built from.
 
-The public API::
+The public API of the core: settings, testers, the tester protocol, the data model, datasets, run folders
+and the base error. Running the workflow is the layer above it, :mod:`webtester.graphs`::
 
     import webtester
+    from webtester.graphs import run_app
 
     settings = webtester.load_settings()                       # defaults, environment, webtester.toml
     tester = webtester.make_tester("baseline", settings=settings)
-    result = webtester.run_app("recipe_finder", instruction="...", index="recipe_finder",
-                               tester=tester, out_dir="runs/mine", settings=settings)
+    result = run_app("recipe_finder", instruction="...", index="recipe_finder",
+                     tester=tester, out_dir="runs/mine", settings=settings)
 
-Names are loaded on first use, so ``import webtester`` stays light and importing a core module
-(``webtester.models``, say) never pulls in the workflow.
+Names are loaded on first use, so ``import webtester`` stays light.
 """
 
 from __future__ import annotations
@@ -22,9 +23,7 @@ __version__ = "0.1.0"
 
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
-    # running
-    "run_app": "webtester.graphs.run",
-    "run_instance": "webtester.graphs.run",
+    # testers
     "make_tester": "webtester.testers",
     # settings
     "Settings": "webtester.settings",
@@ -59,7 +58,7 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [
     "__version__",
-    "run_app", "run_instance", "make_tester",
+    "make_tester",
     "Settings", "JudgeSettings", "load_settings",
     "Tester", "AppPage", "PageOpener", "Checklist", "ItemBudget",
     "Mode", "Dimension", "Category", "Status", "TestItem", "Verdict", "BugReport", "Evidence", "Cost",
@@ -72,7 +71,6 @@ if TYPE_CHECKING:
     from webtester.agents.base import AppPage, Checklist, ItemBudget, PageOpener, Tester
     from webtester.datasets.jsonl import load_dataset
     from webtester.errors import WebtesterError
-    from webtester.graphs.run import run_app, run_instance
     from webtester.models import (
         AppSpec,
         BugReport,

@@ -7,7 +7,7 @@ Read from the source (AST), so it sees every import: module level, inside functi
   ``webtester.graphs``, ``webtester.eval``, ``webtester.cli``;
 - ``webtester.graphs`` imports the core only;
 - ``webtester.eval`` imports the core, and ``webtester.graphs`` only in the modules that run testers;
-- only ``webtester.cli`` and the package root (the public API, which re-exports lazily) sit above all.
+- only ``webtester.cli`` sits above all (the package root is core: its public API names core modules only).
 """
 
 from __future__ import annotations
@@ -104,15 +104,14 @@ def layer_of(module: str) -> str:
     for layer in LAYERS:
         if module == layer or module.startswith(layer + "."):
             return layer
-    return "webtester" if module == "webtester" else "core"
+    return "core"
 
 
 ALLOWED = {
     "core": {"core"},
     "webtester.graphs": {"core", "webtester.graphs"},
     "webtester.eval": {"core", "webtester.eval"},
-    "webtester.cli": {"core", "webtester.graphs", "webtester.eval", "webtester.cli", "webtester"},
-    "webtester": {"core", "webtester.graphs", "webtester.eval"},
+    "webtester.cli": {"core", "webtester.graphs", "webtester.eval", "webtester.cli"},
 }
 
 
@@ -167,8 +166,9 @@ def cycles(imports: list[Import]) -> list[list[str]]:
 
 
 def _package_parents(imports: list[Import]) -> list[Import]:
-    """Importing ``a.b.c`` runs ``a/__init__`` and ``a.b/__init__`` too (the root facade is exempt, and so is a
-    module's own package: a submodule always sits inside its package's import)."""
+    """Importing ``a.b.c`` runs ``a/__init__`` and ``a.b/__init__`` too (the root package, whose names load on
+    first use, is left out, and so is a module's own package: a submodule always sits inside its package's
+    import)."""
     known = set(first_party_modules())
     extra = []
     for imp in imports:
