@@ -118,7 +118,8 @@ def detect_item(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, A
         if instance.remaining <= 0:
             verdict = _error(item, f"not executed: instance budget of {instance.limit} tool calls used up")
         else:
-            page = ctx.browser.new_page(app_url, trace_name=item.id)
+            if getattr(ctx.tester, "needs_item_page", True):
+                page = ctx.browser.new_page(app_url, trace_name=item.id)
             verdict = ctx.tester.detect(item, page, budget, instruction=state.get("instruction", ""))
             if verdict.item_id != item.id:
                 raise ValueError(f"tester returned a verdict for {verdict.item_id!r} while testing {item.id!r}")

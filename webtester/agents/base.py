@@ -145,7 +145,8 @@ class Tester(Protocol):
         """At most ``max_items`` test items; raises :class:`ChecklistError` when none can be produced."""
         ...
 
-    def detect(self, item: TestItem, page: AppPage, budget: ItemBudget, *, instruction: str = "") -> Verdict:
+    def detect(self, item: TestItem, page: AppPage | None, budget: ItemBudget, *, instruction: str = "") -> Verdict:
         """Execute ``item`` on ``page`` (a fresh confined context at the app's start page) and return exactly
-        one verdict."""
+        one verdict. A tester with ``needs_item_page = False`` decides from what :meth:`prepare` gathered and is
+        given no page (``None``); without that attribute a page is always given."""
         ...

@@ -128,7 +128,9 @@ class LLMTester:
             config=self._config(CHECKLIST_CHANNEL),
         )
 
-    def detect(self, item: TestItem, page: AppPage, budget: ItemBudget, *, instruction: str = "") -> Verdict:
+    def detect(self, item: TestItem, page: AppPage | None, budget: ItemBudget, *, instruction: str = "") -> Verdict:
+        if page is None:
+            raise ValueError("the LLM tester executes every item on a page of the app, and none was given")
         initial = page.observe().text
         desk = VerdictDesk(
             item, page, screenshot_dir=(self.folder / "screenshots") if self.folder else None,

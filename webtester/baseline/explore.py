@@ -14,6 +14,7 @@ from urllib.parse import urldefrag
 
 from playwright.sync_api import Page
 
+from webtester.baseline.crawl import StateGraph
 from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.forms import probe_form
@@ -77,7 +78,7 @@ class Explorer:
     def __init__(self, page: Page, start_url: str, *, instruction: str = "", screenshot_dir: Path | None = None,
                  relative_to: Path | None = None, accept_dialogs: bool = True, max_actions: int = 260,
                  time_limit: float | None = 420.0, max_pages: int = 6, max_forms: int = 4, max_controls: int = 18,
-                 max_scans: int = 14) -> None:
+                 max_scans: int = 14, graph: StateGraph | None = None) -> None:
         deadline = time.monotonic() + time_limit if time_limit else None
         self.sess = ProbeSession.create(page, start_url, screenshot_dir=screenshot_dir, relative_to=relative_to,
                                         accept_dialogs=accept_dialogs, max_actions=max_actions, deadline=deadline)
@@ -90,6 +91,7 @@ class Explorer:
         self.forms: list[_FormSpot] = []
         self.pages: list[str] = []
         self.scans = 0
+        self.graph = graph
         self.result = Exploration()
 
     # -- static probes on the current state
@@ -211,6 +213,7 @@ class Explorer:
                 self._register_forms(read_model(self.page), self.start_url, opener)
 
         probe_controls(sess, max_controls=self.max_controls, on_change=on_change)
+        self._crawled_forms()
 
         for spot in self.forms:
             sess.step(f"form battery: {spot.name}")
@@ -218,6 +221,35 @@ class Explorer:
 
         sess.goto()
         probe_vote(sess)
+
+    def _crawled_forms(self) -> None:
+        """Forms the crawl saw on other routes or behind a button (e.g. a "New entry" dialog), registered with the
+        route and the button that opens them."""
+        if self.graph is None:
+            return
+        seen = set(self.pages)
+        for url in self.graph.routes:
+            if url not in seen and len(self.forms) < self.max_forms and self._shows_fields(url, None):
+                self.sess.goto(url)
+                self._register_forms(read_model(self.page), url, None)
+        for edge in self.graph.edges:
+            source, target = self.graph.state(edge.source), self.graph.state(edge.target)
+            if len(self.forms) >= self.max_forms or source is None or target is None or not _has_fields(target.controls):
+                continue
+            role, _, name = edge.action.partition(" ")
+            opener = f'role={role}[name={name}s]'
+            self.sess.goto(source.url)
+            self.sess.spend()
+            try:
+                self.page.locator(opener).first.click(timeout=1500)
+            except Exception:
+                continue
+            self.sess.settle()
+            self._register_forms(read_model(self.page), source.url, opener)
+
+    def _shows_fields(self, url: str, via: str | None) -> bool:
+        assert self.graph is not None
+        return any(s.url == url and s.via == via and _has_fields(s.controls) for s in self.graph.states)
 
     def _lists(self, model: PageModel) -> None:
         if not model.list_sel:
@@ -258,3 +290,10 @@ class Explorer:
             if len(seen) >= self.max_pages:
                 break
         return seen
+
+
+_FIELD_ROLES = {"text", "email", "number", "tel", "url", "date", "datetime-local", "time", "password", "textarea", "combobox"}
+
+
+def _has_fields(controls: list[dict]) -> bool:
+    return sum(c.get("role") in _FIELD_ROLES for c in controls) >= 1

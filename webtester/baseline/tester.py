@@ -1,8 +1,9 @@
 """The rule-based baseline behind the :class:`~webtester.agents.base.Tester` interface.
 
 Preparation (once per instance, in pages of the run's browser): one look at the start page
-(:mod:`webtester.baseline.survey`, saved to ``<instance folder>/start_page.json``) and the bounded
-exploration (:mod:`webtester.baseline.explore`, saved to ``exploration.json``).
+(:mod:`webtester.baseline.survey`, saved to ``<instance folder>/start_page.json``), the crawl into a state
+graph with the app's JavaScript coverage (:mod:`webtester.baseline.crawl`, ``state_graph.json``) and the
+bounded probe exploration (:mod:`webtester.baseline.explore`, saved to ``exploration.json``).
 Checklist: :mod:`webtester.baseline.checklist` on the instruction and the start page.
 Detection: every item is decided from the exploration (:mod:`webtester.baseline.verdicts`); the item's own
 page is not needed. A resumed instance reloads what preparation saved.
@@ -16,12 +17,13 @@ from typing import Any
 
 from webtester.agents.base import AppPage, Checklist, ChecklistError, ItemBudget, PageOpener
 from webtester.baseline.checklist import number_items, plan_checklist
+from webtester.baseline.crawl import StateGraph, crawl
 from webtester.baseline.explore import Exploration, Explorer
 from webtester.baseline.survey import page_model_from_dict, page_model_to_dict, survey
 from webtester.baseline.verdicts import decide
 from webtester.models import Dimension, TestItem, Verdict
 from webtester.probes.pagemodel import PageModel
-from webtester.runfolder import EXPLORATION_FILE, read_json, write_json
+from webtester.runfolder import EXPLORATION_FILE, STATE_GRAPH_FILE, read_json, write_json
 
 RULES_VERSION = "baseline-1"
 PLAN_FILE = "baseline_plan.json"
@@ -32,22 +34,28 @@ class BaselineTester:
     """Checklist from rules, verdicts from deterministic probes (see the module docstring)."""
 
     name = "baseline"
+    needs_item_page = False  # every verdict comes from what preparation gathered
 
-    def __init__(self, *, max_actions: int = 260, time_limit: float | None = 420.0, look_at_app: bool = True) -> None:
+    def __init__(self, *, max_actions: int = 260, time_limit: float | None = 35.0, look_at_app: bool = True,
+                 crawl_actions: int = 50, crawl_time: float = 20.0) -> None:
         self.max_actions = max_actions
         self.time_limit = time_limit
         self.look_at_app = look_at_app
+        self.crawl_actions = crawl_actions
+        self.crawl_time = crawl_time
         self.folder: Path | None = None
         self.run_dir: Path | None = None
         self._plan: dict[str, dict[str, Any]] = {}
         self._start_page: dict[str, Any] | None = None  # {"model": ...} or {"error": ...}
         self._exploration: Exploration | None = None
+        self._graph: StateGraph | None = None
 
     def describe(self) -> dict[str, Any]:
         return {
             "tester": self.name, "models": {}, "prompts": [], "scripted": False, "replayed": False,
             "rules_version": RULES_VERSION,
-            "limits": {"max_actions": self.max_actions, "time_limit_seconds": self.time_limit},
+            "limits": {"max_actions": self.max_actions, "time_limit_seconds": self.time_limit,
+                       "crawl_actions": self.crawl_actions, "crawl_seconds": self.crawl_time},
         }
 
     def start_instance(self, index: str, folder: Path) -> None:
@@ -57,6 +65,8 @@ class BaselineTester:
         self._start_page = self._load(START_PAGE_FILE)
         saved = self._load(EXPLORATION_FILE)
         self._exploration = Exploration.from_dict(saved) if saved is not None else None
+        graph = self._load(STATE_GRAPH_FILE)
+        self._graph = StateGraph.from_dict(graph) if graph is not None else None
 
     def _load(self, name: str) -> Any:
         path = self.folder / name if self.folder else None
@@ -77,6 +87,13 @@ class BaselineTester:
             except Exception as exc:  # the instruction alone still gives a checklist
                 self._start_page = {"error": type(exc).__name__}
             self._save(START_PAGE_FILE, self._start_page)
+        if self._graph is None:
+            page = pages.new_page(app_url)
+            try:
+                self._graph = crawl(page.page, app_url, max_actions=self.crawl_actions, time_limit=self.crawl_time)
+            finally:
+                page.close()
+            self._save(STATE_GRAPH_FILE, self._graph.to_dict())
         if self._exploration is None:
             self._exploration = self._explore(app_url, pages, instruction)
             self._save(EXPLORATION_FILE, self._exploration.to_dict())
@@ -86,7 +103,8 @@ class BaselineTester:
         page = pages.new_page(app_url)
         try:
             explorer = Explorer(page.page, app_url, instruction=instruction, screenshot_dir=shots, relative_to=self.run_dir,
-                                accept_dialogs=False, max_actions=self.max_actions, time_limit=self.time_limit)
+                                accept_dialogs=False, max_actions=self.max_actions, time_limit=self.time_limit,
+                                graph=self._graph)
             return explorer.run(page.evidence)
         finally:
             page.close()
@@ -112,7 +130,7 @@ class BaselineTester:
 
     # -- stage 2
 
-    def detect(self, item: TestItem, page: AppPage, budget: ItemBudget, *, instruction: str = "") -> Verdict:
+    def detect(self, item: TestItem, page: AppPage | None, budget: ItemBudget, *, instruction: str = "") -> Verdict:
         """The verdict for ``item`` from the instance's exploration (``page`` is not used)."""
         if self._exploration is None:
             raise RuntimeError("the baseline was not prepared for this instance: no exploration")

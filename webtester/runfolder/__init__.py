@@ -28,6 +28,7 @@ from webtester.runfolder.layout import (
     RESULT_MD_FILE,
     SCORES_DIR,
     SCREENSHOTS_DIR,
+    STATE_GRAPH_FILE,
     SUMMARY_FILE,
     SUMMARY_MD_FILE,
     TRACES_DIR,
@@ -56,7 +57,7 @@ from webtester.runfolder.scores import (
 __all__ = [
     "ABSENT", "scored_indices",
     "APP_LOG_FILE", "BUGS_FILE", "CHECKLIST_FILE", "CHECKLIST_MD_FILE", "CHECKPOINTS_FILE", "EXCHANGES_FILE",
-    "EXPLORATION_FILE", "HTML_REPORT_FILE", "INSTANCE_SCORES_FILE", "JUNIT_FILE", "LOG_FILE", "MANIFEST_FILE",
+    "EXPLORATION_FILE", "STATE_GRAPH_FILE", "HTML_REPORT_FILE", "INSTANCE_SCORES_FILE", "JUNIT_FILE", "LOG_FILE", "MANIFEST_FILE",
     "MATCHES_FILE", "REFERENCE_RESULT_FILE", "REPORT_SCORES_FILE", "RESULT_FILE", "RESULT_MD_FILE", "SCORES_DIR",
     "SCREENSHOTS_DIR", "SUMMARY_FILE", "SUMMARY_MD_FILE", "TRACES_DIR", "VERDICTS_FILE",
     "GoldItemScore", "InstanceFolder", "InstanceScoreView", "MatchRecord", "MatchedPair", "Outcome", "ReportScores", "RunFolderError",

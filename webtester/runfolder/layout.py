@@ -33,6 +33,7 @@ APP_LOG_FILE = "app.log"
 SCREENSHOTS_DIR = "screenshots"
 TRACES_DIR = "traces"
 EXPLORATION_FILE = "exploration.json"  # the baseline tester's private record of its exploration
+STATE_GRAPH_FILE = "state_graph.json"  # the crawl's states, transitions and JavaScript coverage
 
 SCORES_DIR = "scores"
 SUMMARY_FILE = "summary.json"

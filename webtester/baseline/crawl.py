@@ -1,0 +1,350 @@
+"""A bounded crawl of a single-page app into a state-transition graph, guided by new DOM states and by the
+app's own JavaScript coverage.
+
+The crawl visits every same-origin route it finds, and on each route clicks the controls a user would try
+(buttons, tabs, menu items, switches), one at a time from the route's fresh state. A state is what the page
+shows (route, headings, dialog, control names); each click that leads to another state is an edge. Chromium's
+precise coverage (a CDP session) counts the app's functions run so far; every edge records how many new ones
+its click ran, and routes are explored in the order of the coverage their first view gained. Destructive
+controls (delete, remove, log out, ...) are not clicked. Bounded by an action budget and a time limit.
+
+The graph, with each state's visible text and controls, is what later steps search for the UI an item needs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+from urllib.parse import urldefrag, urlsplit
+
+from playwright.sync_api import Page
+
+STATE_GRAPH_VERSION = 1
+DESTRUCTIVE = re.compile(r"\b(delete|remove|clear|reset|log ?out|sign ?out|erase|discard|destroy|drop|empty)\b", re.I)
+TEXT_LIMIT = 4000  # characters of visible text kept per state
+
+SNAPSHOT_JS = r"""() => {
+  const vis = el => { const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'; };
+  const name = el => (el.getAttribute('aria-label') || el.innerText || el.value || el.title ||
+                      el.getAttribute('placeholder') || '').replace(/\s+/g, ' ').trim().slice(0, 80);
+  document.querySelectorAll('[data-wt-c]').forEach(el => el.removeAttribute('data-wt-c'));
+  const controls = [];
+  const sel = 'a[href], button, [role=button], [role=tab], [role=menuitem], [role=switch], [role=link], ' +
+              '[role=combobox], summary, select, input, textarea';
+  let i = 0;
+  for (const el of document.querySelectorAll(sel)) {
+    if (!vis(el) || controls.length >= 150) continue;
+    const tag = el.tagName.toLowerCase();
+    let role = el.getAttribute('role') || (tag === 'a' ? 'link' : tag === 'select' ? 'combobox' :
+               ['input', 'textarea'].includes(tag) ? (el.type || 'text') : tag === 'summary' ? 'button' : 'button');
+    const label = el.id ? (document.querySelector(`label[for="${CSS.escape(el.id)}"]`)?.innerText || '') : '';
+    el.setAttribute('data-wt-c', String(i));
+    controls.push({i, role, tag, name: name(el), label: label.trim().slice(0, 80),
+                   placeholder: el.getAttribute('placeholder') || '', href: tag === 'a' ? el.href : '',
+                   disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
+                   options: tag === 'select' ? [...el.options].map(o => o.text.trim()).slice(0, 30) : []});
+    i += 1;
+  }
+  const dialog = [...document.querySelectorAll('[role=dialog], [role=alertdialog], dialog[open]')].some(vis);
+  const headings = [...document.querySelectorAll('h1, h2, h3, h4, [role=heading]')].filter(vis)
+                   .map(h => h.innerText.replace(/\s+/g, ' ').trim()).filter(Boolean).slice(0, 40);
+  return {url: location.href, title: document.title, dialog, headings, controls,
+          text: (document.body?.innerText || '').replace(/[ \t]+/g, ' ').replace(/\n\s*\n+/g, '\n').trim()};
+}"""
+
+
+@dataclass
+class CrawlState:
+    """One distinct view of the app."""
+
+    id: str
+    url: str
+    title: str
+    headings: list[str]
+    text: str
+    controls: list[dict[str, Any]]
+    dialog: bool
+    via: str | None = None  # the edge label that first led here (None: a route opened by URL)
+
+
+@dataclass
+class CrawlEdge:
+    source: str
+    action: str
+    target: str
+    new_functions: int = 0
+
+
+@dataclass
+class StateGraph:
+    """The crawl's result (JSON-ready via :meth:`to_dict`)."""
+
+    states: list[CrawlState] = field(default_factory=list)
+    edges: list[CrawlEdge] = field(default_factory=list)
+    routes: list[str] = field(default_factory=list)
+    coverage: dict[str, Any] = field(default_factory=dict)
+    actions: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None
+    version: int = STATE_GRAPH_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "StateGraph":
+        graph = cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__ and k not in ("states", "edges")})
+        graph.states = [CrawlState(**s) for s in data.get("states", [])]
+        graph.edges = [CrawlEdge(**e) for e in data.get("edges", [])]
+        return graph
+
+    def state(self, state_id: str) -> CrawlState | None:
+        return next((s for s in self.states if s.id == state_id), None)
+
+    def path_to(self, state_id: str) -> list[str]:
+        """The steps that reach a state from its route: ``open URL`` then the clicks of the edges leading there."""
+        state = self.state(state_id)
+        if state is None:
+            return []
+        steps: list[str] = []
+        seen = {state_id}
+        while state is not None and state.via is not None:
+            edge = next((e for e in self.edges if e.target == state.id and e.action == state.via), None)
+            if edge is None or edge.source in seen:
+                break
+            steps.insert(0, f"click {edge.action}")
+            seen.add(edge.source)
+            state = self.state(edge.source)
+        if state is not None:
+            steps.insert(0, f"open {state.url}")
+        return steps
+
+
+def _state_id(snap: dict[str, Any]) -> str:
+    parts = urlsplit(snap["url"])
+    names = sorted({c["name"] for c in snap["controls"] if c["name"]})[:60]
+    key = "|".join([parts.path, parts.fragment, str(snap["dialog"]), *snap["headings"][:20], *names])
+    return hashlib.sha1(key.encode()).hexdigest()[:10]
+
+
+def _describe(control: dict[str, Any]) -> str:
+    return f'{control["role"]} "{control["name"] or control["label"] or control["placeholder"]}"'
+
+
+class JsCoverage:
+    """The app's functions run so far, from Chromium's precise coverage (nothing when CDP is unavailable)."""
+
+    def __init__(self, page: Page, origin: str) -> None:
+        self.origin = origin
+        self.functions: dict[tuple[str, int], bool] = {}
+        self.cdp: Any = None
+        try:
+            self.cdp = page.context.new_cdp_session(page)
+            self.cdp.send("Profiler.enable")
+            self.cdp.send("Profiler.startPreciseCoverage", {"callCount": True, "detailed": False})
+        except Exception:
+            self.cdp = None
+
+    @staticmethod
+    def is_app_script(url: str, origin: str) -> bool:
+        """A script of the app itself: same origin, not a dependency or the dev server's client."""
+        return url.startswith(origin) and not re.search(r"/node_modules/|/@vite/|/@react-refresh|/\.vite/deps/", url)
+
+    def take(self) -> int:
+        """Merge the coverage since the last call; the number of functions run for the first time."""
+        if self.cdp is None:
+            return 0
+        try:
+            result = self.cdp.send("Profiler.takePreciseCoverage")["result"]
+        except Exception:
+            return 0
+        new = 0
+        for script in result:
+            url = script.get("url", "")
+            if not self.is_app_script(url, self.origin):
+                continue
+            path = url.split("?")[0]
+            for fn in script.get("functions", []):
+                ranges = fn.get("ranges") or [{}]
+                key = (path, int(ranges[0].get("startOffset", 0)))
+                ran = int(ranges[0].get("count", 0)) > 0
+                before = self.functions.get(key, False)
+                self.functions[key] = before or ran
+                new += int(ran and not before)
+        return new
+
+    def summary(self) -> dict[str, Any]:
+        total = len(self.functions)
+        ran = sum(self.functions.values())
+        scripts = len({k[0] for k in self.functions})
+        return {"available": self.cdp is not None, "functions": total, "functions_run": ran, "scripts": scripts,
+                "share": round(ran / total, 4) if total else None}
+
+
+class Crawler:
+    """One crawl (see the module docstring)."""
+
+    def __init__(self, page: Page, start_url: str, *, max_actions: int = 60, time_limit: float = 30.0,
+                 max_routes: int = 10, clicks_per_route: int = 8) -> None:
+        self.page = page
+        self.start_url = start_url
+        parts = urlsplit(start_url)
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.max_actions, self.max_routes, self.clicks_per_route = max_actions, max_routes, clicks_per_route
+        self.deadline = time.monotonic() + time_limit
+        self.graph = StateGraph()
+        self.coverage = JsCoverage(page, self.origin)
+        self._tried: set[str] = set()
+        self._shapes: dict[str, int] = {}
+
+    def _budget_left(self) -> bool:
+        if self.graph.actions >= self.max_actions:
+            self.graph.stopped = f"action budget of {self.max_actions} used up"
+            return False
+        if time.monotonic() > self.deadline:
+            self.graph.stopped = "time limit reached"
+            return False
+        return True
+
+    def _settle(self) -> None:
+        try:
+            self.page.wait_for_load_state("load", timeout=3000)
+            self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        except Exception:
+            pass
+        self.page.wait_for_timeout(150)
+
+    def _snapshot(self) -> dict[str, Any] | None:
+        try:
+            return self.page.evaluate(SNAPSHOT_JS)
+        except Exception:
+            return None
+
+    def _record(self, snap: dict[str, Any], via: str | None) -> CrawlState:
+        state_id = _state_id(snap)
+        known = self.graph.state(state_id)
+        if known is not None:
+            return known
+        state = CrawlState(id=state_id, url=snap["url"], title=snap["title"], headings=snap["headings"],
+                           text=snap["text"][:TEXT_LIMIT], dialog=snap["dialog"], via=via,
+                           controls=[{k: c[k] for k in ("role", "name", "label", "placeholder", "href", "disabled", "options")
+                                      if c.get(k)} for c in snap["controls"]])
+        self.graph.states.append(state)
+        return state
+
+    def _open(self, url: str) -> dict[str, Any] | None:
+        self.coverage.take()
+        self.graph.actions += 1
+        try:
+            self.page.goto(url, wait_until="load", timeout=15_000)
+        except Exception:
+            return None
+        self._settle()
+        return self._snapshot()
+
+    def _same_origin_route(self, href: str) -> str | None:
+        if not href or not href.startswith(self.origin):
+            return None
+        base, frag = urldefrag(href)
+        if frag and not frag.startswith(("/", "!")):
+            href = base  # an in-page anchor
+        return href
+
+    def _admit(self, route: str) -> bool:
+        """At most two routes of one shape (``/product/a``, ``/product/b``: one detail page is like another)."""
+        parts = urlsplit(route)
+        path = (parts.fragment if parts.fragment.startswith(("/", "!")) else parts.path).split("?")[0].rstrip("/")
+        if path.count("/") < 2:
+            return True
+        shape = path.rsplit("/", 1)[0]
+        self._shapes[shape] = self._shapes.get(shape, 0) + 1
+        return self._shapes[shape] <= 2
+
+    def run(self) -> StateGraph:
+        started = time.monotonic()
+        try:
+            self._crawl()
+        except Exception as exc:  # what was crawled so far stays usable
+            self.graph.stopped = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+        self.coverage.take()
+        self.graph.coverage = self.coverage.summary()
+        self.graph.seconds = round(time.monotonic() - started, 2)
+        return self.graph
+
+    def _crawl(self) -> None:
+        queue: list[tuple[int, str]] = [(0, self.start_url)]
+        done: set[str] = set()
+        while queue and len(self.graph.routes) < self.max_routes and self._budget_left():
+            queue.sort(key=lambda q: -q[0])
+            _, url = queue.pop(0)
+            if url in done:
+                continue
+            done.add(url)
+            snap = self._open(url)
+            if snap is None:
+                continue
+            gain = self.coverage.take()
+            route_state = self._record(snap, None)
+            self.graph.routes.append(url)
+            for control in snap["controls"]:
+                route = self._same_origin_route(control.get("href", ""))
+                if route and route not in done and all(route != q[1] for q in queue) and self._admit(route):
+                    queue.append((gain, route))
+            self._click_through(url, route_state, snap, queue, done)
+
+    def _candidates(self, snap: dict[str, Any]) -> list[dict[str, Any]]:
+        picked = []
+        for control in snap["controls"]:
+            if control["role"] not in ("button", "tab", "menuitem", "switch", "combobox") or control["tag"] == "select":
+                continue
+            name = control["name"]
+            if not name or control["disabled"] or DESTRUCTIVE.search(name) or name in self._tried:
+                continue
+            picked.append(control)
+        return picked[: self.clicks_per_route]
+
+    def _click_through(self, url: str, route_state: CrawlState, snap: dict[str, Any], queue: list[tuple[int, str]],
+                       done: set[str]) -> None:
+        fresh = True
+        for control in self._candidates(snap):
+            if not self._budget_left():
+                return
+            self._tried.add(control["name"])
+            if not fresh:
+                current = self._open(url)
+                if current is None:
+                    return
+                match = next((c for c in current["controls"] if c["name"] == control["name"] and c["role"] == control["role"]), None)
+                if match is None:
+                    continue
+                control = {**control, "i": match["i"]}
+            self.graph.actions += 1
+            try:
+                self.page.locator(f'[data-wt-c="{control["i"]}"]').first.click(timeout=2000)
+            except Exception:
+                fresh = False
+                continue
+            self._settle()
+            after = self._snapshot()
+            fresh = False
+            if after is None:
+                continue
+            label = _describe(control)
+            target = self._record(after, label)
+            gain = self.coverage.take()
+            if target.id == route_state.id and after["url"] == snap["url"]:
+                fresh = True  # nothing changed: the route's state is still the one shown
+                continue
+            self.graph.edges.append(CrawlEdge(route_state.id, label, target.id, gain))
+            route = self._same_origin_route(after["url"])
+            if route and route not in done and all(route != q[1] for q in queue) and self._admit(route):
+                queue.append((gain, route))
+
+
+def crawl(page: Page, start_url: str, **limits: Any) -> StateGraph:
+    """Crawl the app from ``start_url`` in ``page`` (see the module docstring)."""
+    return Crawler(page, start_url, **limits).run()
