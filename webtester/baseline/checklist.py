@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from webtester.baseline.requirements import implied_items, requirements
 from webtester.models import Dimension, TestItem, number_ids
 from webtester.probes.lists import search_fields
 from webtester.probes.pagemodel import PageModel
@@ -23,7 +24,8 @@ PERSIST = re.compile(r"local ?storage|saved in the browser|kept in the browser|i
                      r"reload|refresh|survive|persist|between visits|next time|tomorrow", re.IGNORECASE)
 CONFIRM = re.compile(r"confirm|toast|thank|notification|message when|so they know", re.IGNORECASE)
 DIALOG = re.compile(r"pop-?up|dialog|modal|lightbox|preview|drawer|slide out|opens? (?:its|their|a|the)", re.IGNORECASE)
-VOTE = re.compile(r"up-?vote|\bvotes?\b|\blikes?\b", re.IGNORECASE)
+VOTE = re.compile(r"up-?vote|\bvotes?\b|\blikes? (?:button|count)|\blik(?:e|ing) (?:a |the )?(?:post|photo|entry|comment)",
+                  re.IGNORECASE)
 TOTALS = re.compile(r"\b(total|subtotal|balance|sum|tax|discount)\b", re.IGNORECASE)
 CREATE = re.compile(r"\b(add|create|post|write|record|save|book|register|submit|apply|reply|start a)\b", re.IGNORECASE)
 POSTING = re.compile(r"\b(add|post|send|submit|reply|create|book|register|publish|comment)\b", re.IGNORECASE)
@@ -309,11 +311,22 @@ def _currency_phrase(instruction: str) -> str | None:
 # -- the checklist ---------------------------------------------------------------------------------------------
 
 
+def _requirement_items(instruction: str) -> list[Planned]:
+    """The instruction's requirements and the checks they imply (:mod:`webtester.baseline.requirements`), or its
+    clauses when no requirement could be cut out of it."""
+    reqs = requirements(instruction)
+    if not reqs:
+        return [Planned(FT, c, "Exercise this requirement in the app.", c, None, None, 5) for c in instruction_clauses(instruction)]
+    items = [Planned(FT, r.text, "Exercise this requirement in the app.", r.text, None, None, 5) for r in reqs]
+    items += [Planned(dim, text, action, expected, rule, None, 5) for dim, text, action, expected, rule in implied_items(reqs)]
+    return items
+
+
 def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 20) -> list[Planned]:
     """The planned items (at most ``max_items``), in dimension order (FT, CS, IX, CT)."""
     implied = _implied(instruction, model)
-    clauses = [Planned(FT, c, "Exercise this requirement in the app.", c, None, None, 5) for c in instruction_clauses(instruction)]
-    keep_clauses = min(len(clauses), max(max_items * 2 // 5, max_items - len(implied)))
+    clauses = _requirement_items(instruction)
+    keep_clauses = min(len(clauses), max(max_items * 7 // 10, max_items - len(implied)))
     room = max_items - keep_clauses
     chosen: list[Planned] = []
     for dim in ORDER:  # the best item of every dimension first

@@ -17,6 +17,7 @@ import hashlib
 import re
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
@@ -69,6 +70,7 @@ class CrawlState:
     controls: list[dict[str, Any]]
     dialog: bool
     via: str | None = None  # the edge label that first led here (None: a route opened by URL)
+    screenshot: str | None = None  # path of the view's screenshot, relative to the run folder
 
 
 @dataclass
@@ -87,6 +89,7 @@ class StateGraph:
     edges: list[CrawlEdge] = field(default_factory=list)
     routes: list[str] = field(default_factory=list)
     coverage: dict[str, Any] = field(default_factory=dict)
+    environment: list[str] = field(default_factory=list)  # third-party requests blocked or unreachable here
     actions: int = 0
     seconds: float = 0.0
     stopped: str | None = None
@@ -189,8 +192,10 @@ class Crawler:
     """One crawl (see the module docstring)."""
 
     def __init__(self, page: Page, start_url: str, *, max_actions: int = 60, time_limit: float = 30.0,
-                 max_routes: int = 10, clicks_per_route: int = 8) -> None:
+                 max_routes: int = 10, clicks_per_route: int = 8, screenshot_dir: Path | None = None,
+                 relative_to: Path | None = None) -> None:
         self.page = page
+        self.screenshot_dir, self.relative_to = screenshot_dir, relative_to
         self.start_url = start_url
         parts = urlsplit(start_url)
         self.origin = f"{parts.scheme}://{parts.netloc}"
@@ -233,8 +238,20 @@ class Crawler:
                            text=snap["text"][:TEXT_LIMIT], dialog=snap["dialog"], via=via,
                            controls=[{k: c[k] for k in ("role", "name", "label", "placeholder", "href", "disabled", "options")
                                       if c.get(k)} for c in snap["controls"]])
+        if self.screenshot_dir is not None:
+            state.screenshot = self._screenshot(state_id)
         self.graph.states.append(state)
         return state
+
+    def _screenshot(self, state_id: str) -> str | None:
+        assert self.screenshot_dir is not None
+        path = self.screenshot_dir / f"{state_id}.jpeg"
+        try:
+            self.screenshot_dir.mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(path), type="jpeg", quality=60, timeout=5000)
+        except Exception:
+            return None
+        return str(path.relative_to(self.relative_to)) if self.relative_to else str(path)
 
     def _open(self, url: str) -> dict[str, Any] | None:
         self.coverage.take()

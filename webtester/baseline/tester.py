@@ -13,14 +13,15 @@ No model is used; the same app gives the same checklist and verdicts.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from webtester.agents.base import AppPage, Checklist, ChecklistError, ItemBudget, PageOpener
+from webtester.baseline.absence import AbsenceModel, AppVocabulary, shipped_model
 from webtester.baseline.checklist import number_items, plan_checklist
 from webtester.baseline.crawl import StateGraph, crawl
 from webtester.baseline.explore import Exploration, Explorer
 from webtester.baseline.survey import page_model_from_dict, page_model_to_dict, survey
-from webtester.baseline.verdicts import decide
+from webtester.baseline.verdicts import GLOBAL_RULES, decide, with_feature_search
 from webtester.models import Dimension, TestItem, Verdict
 from webtester.probes.pagemodel import PageModel
 from webtester.runfolder import EXPLORATION_FILE, STATE_GRAPH_FILE, read_json, write_json
@@ -37,7 +38,8 @@ class BaselineTester:
     needs_item_page = False  # every verdict comes from what preparation gathered
 
     def __init__(self, *, max_actions: int = 260, time_limit: float | None = 35.0, look_at_app: bool = True,
-                 crawl_actions: int = 50, crawl_time: float = 20.0) -> None:
+                 crawl_actions: int = 50, crawl_time: float = 20.0,
+                 absence_model: AbsenceModel | None | Literal["shipped"] = "shipped") -> None:
         self.max_actions = max_actions
         self.time_limit = time_limit
         self.look_at_app = look_at_app
@@ -49,6 +51,17 @@ class BaselineTester:
         self._start_page: dict[str, Any] | None = None  # {"model": ...} or {"error": ...}
         self._exploration: Exploration | None = None
         self._graph: StateGraph | None = None
+        self._vocab: AppVocabulary | None = None
+        self.absence_model = shipped_model() if absence_model == "shipped" else absence_model
+
+    @classmethod
+    def from_preparation(cls, folder: Path, **options: Any) -> "BaselineTester":
+        """A tester holding what an earlier run's preparation saved in ``folder``, deciding without writing
+        there (to decide the same instance again, e.g. with another absence model)."""
+        tester = cls(**options)
+        tester.start_instance(Path(folder).name, Path(folder))
+        tester.folder = None
+        return tester
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -56,6 +69,7 @@ class BaselineTester:
             "rules_version": RULES_VERSION,
             "limits": {"max_actions": self.max_actions, "time_limit_seconds": self.time_limit,
                        "crawl_actions": self.crawl_actions, "crawl_seconds": self.crawl_time},
+            "absence_model": self.absence_model.trained_on if self.absence_model else None,
         }
 
     def start_instance(self, index: str, folder: Path) -> None:
@@ -90,7 +104,10 @@ class BaselineTester:
         if self._graph is None:
             page = pages.new_page(app_url)
             try:
-                self._graph = crawl(page.page, app_url, max_actions=self.crawl_actions, time_limit=self.crawl_time)
+                shots = self.folder / "screenshots" / "crawl" if self.folder else None
+                self._graph = crawl(page.page, app_url, max_actions=self.crawl_actions, time_limit=self.crawl_time,
+                                    screenshot_dir=shots, relative_to=self.run_dir)
+                self._graph.environment = list(page.evidence.environment)[:200]
             finally:
                 page.close()
             self._save(STATE_GRAPH_FILE, self._graph.to_dict())
@@ -136,5 +153,11 @@ class BaselineTester:
             raise RuntimeError("the baseline was not prepared for this instance: no exploration")
         planned = self._plan.get(item.id)
         if planned is not None:
-            return decide(item, self._exploration, rule=planned["rule"], target=planned["target"], planned=True)
-        return decide(item, self._exploration)  # an item the baseline did not plan (oracle mode)
+            verdict = decide(item, self._exploration, rule=planned["rule"], target=planned["target"], planned=True)
+        else:
+            verdict = decide(item, self._exploration)  # an item the baseline did not plan (oracle mode)
+        if self._graph is None or self.absence_model is None or (planned is not None and planned["rule"] in GLOBAL_RULES):
+            return verdict  # an item about the whole app (errors, images, layout...) names no feature to search for
+        if self._vocab is None:
+            self._vocab = AppVocabulary.of(self._graph, instruction)
+        return with_feature_search(verdict, item, self._vocab, self.absence_model)

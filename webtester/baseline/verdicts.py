@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from webtester.baseline.absence import AbsenceModel, AppVocabulary, search_item
 from webtester.baseline.checklist import rules_for_text
 from webtester.baseline.explore import Exploration
 from webtester.models import BugReport, Evidence, Status, TestItem, Verdict
@@ -174,3 +175,38 @@ def _steps(exploration: Exploration, records: list[dict]) -> list[str]:
     keys = {re.sub(r'^.*?"([^"]+)".*$', r"\1", r.get("element", "")) for r in records}
     steps = [s for s in exploration.steps if any(k and k in s for k in keys)]
     return steps[:12]
+
+
+def search_text(item: TestItem) -> str:
+    """The words of an item the feature search looks for: what it is about and what it expects."""
+    return " ".join(filter(None, [item.description, item.expected]))
+
+
+def with_feature_search(verdict: Verdict, item: TestItem, vocab: AppVocabulary, model: AbsenceModel) -> Verdict:
+    """``verdict`` (from the probes) completed by the feature search: a Fail when the model's probability that
+    the item fails on this app, given what the app never showed, reaches its threshold; otherwise the search's
+    result is added to the verdict's notes. A probe's Fail is kept as it is."""
+    if verdict.status is Status.failed:
+        return verdict
+    search = search_item(search_text(item), item.dimension, vocab)
+    p = model.probability(search.features)
+    graph = vocab.graph
+    missing = ", ".join(sorted(search.missing)) or "none"
+    found = f"{len(search.item_terms) - len(search.missing)} of {len(search.item_terms)} words of the item shown by the app"
+    summary = f"feature search over {len(graph.states)} states ({len(graph.routes)} routes): {found}; never shown: {missing}"
+    if p < model.threshold:
+        notes = "\n".join(filter(None, [verdict.evidence.notes, f"{summary} (fail probability {p:.2f} < {model.threshold:.2f})"]))
+        return verdict.model_copy(update={"evidence": verdict.evidence.model_copy(update={"notes": notes})})
+    best = graph.state(search.best_state) if search.best_state else None
+    where = f"; the closest view is {best.url} ({', '.join(best.headings[:3]) or best.title})" if best else ""
+    issue = (f"The app does not appear to offer what this item needs: across {len(graph.states)} explored views it never "
+             f"shows {missing}{where}.")
+    shots = [best.screenshot] if best is not None and best.screenshot else []
+    steps = graph.path_to(best.id) if best is not None else [f"open {r}" for r in graph.routes[:8]]
+    return Verdict(
+        item_id=item.id, status=Status.failed,
+        bug_report=BugReport(issue=issue[:600], actual=("Searched views: " + "; ".join(graph.routes[:10]))[:800]),
+        evidence=Evidence(steps=steps[:12], screenshots=shots, notes=(
+            f"{summary}; fail probability {p:.2f} >= {model.threshold:.2f} (feature-search model)"
+            + (f"\nprobes: {verdict.evidence.notes}" if verdict.evidence.notes else ""))),
+    )

@@ -12,6 +12,7 @@ from webtester.models import Instance, InstanceResult
 from webtester.runfolder import (
     EXPLORATION_FILE,
     RESULT_FILE,
+    STATE_GRAPH_FILE,
     InstanceFolder,
     InstanceScoreView,
     ReportScores,
@@ -36,6 +37,7 @@ class InstanceReport:
     result: InstanceResult | None
     problem: str | None = None
     exploration: dict[str, Any] | None = None
+    state_graph: dict[str, Any] | None = None
     score: InstanceScoreView | None = None
     gold: Instance | None = None
     manifest: dict[str, Any] = field(default_factory=dict)
@@ -96,8 +98,13 @@ def load_run(run_dir: Path, *, scores: ReportScores | None = None, instances: li
     for index in names:
         folder = InstanceFolder(run_dir, index, create=False)
         result, problem, exploration = _read_instance(folder)
+        try:
+            graph = folder.read_private(STATE_GRAPH_FILE) if folder.exists() else None
+        except RunFolderError as exc:
+            graph, problem = None, problem or str(exc)
         reports.append(InstanceReport(
             index=index, folder=folder.root, result=result, problem=problem, exploration=exploration,
+            state_graph=graph if isinstance(graph, dict) else None,
             score=per_instance.get(index), gold=gold.get(index), manifest=listed.get(index, {}),
         ))
     return RunReport(run_dir=run_dir, manifest=manifest, instances=reports, scores=scores)

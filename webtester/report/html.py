@@ -112,6 +112,7 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
                     "notes": ev.notes if ev else "",
                     "errors": "\n".join((ev.console_errors + ev.page_errors)[:10]) if ev else "",
                     "steps": ev.steps if ev else [],
+                    "environment": "\n".join(ev.environment[:8]) if ev else "",
                 })
             if rows:
                 groups.append({"title": dim.title, "rows": rows})
@@ -124,6 +125,9 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
                 f"{ex.get('actions', 0)} actions in {ex.get('seconds', 0):.0f} s")
         if ex.get("stopped"):
             note += f"; stopped early: {ex['stopped']}"
+    graph = _graph_context(inst.state_graph, image) if inst.state_graph else None
+    environment = sorted({e for v in (result.verdicts if result else []) for e in v.evidence.environment}
+                         | set((inst.state_graph or {}).get("environment", [])))
     score = None
     gold_rows = []
     if inst.score is not None:
@@ -144,7 +148,28 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
         "index": inst.index, "anchor": re.sub(r"[^A-Za-z0-9_-]", "-", inst.index), "status": status, "problem": problem,
         "instruction": inst.instruction, "groups": groups, "counts": counts,
         "n_items": len(result.checklist) if result else 0, "findings": findings, "exploration_note": note,
-        "score": score, "gold_rows": gold_rows, "seconds": f"{seconds:.0f}" if seconds else "-",
+        "score": score, "gold_rows": gold_rows, "graph": graph, "environment": environment[:50], "seconds": f"{seconds:.0f}" if seconds else "-",
+    }
+
+
+def _graph_context(graph: dict[str, Any], image: Any) -> dict[str, Any]:
+    """The crawl's states (with how each was reached and its screenshot), transitions and JavaScript coverage."""
+    states = graph.get("states", [])
+    names = {s["id"]: f"S{n}" for n, s in enumerate(states)}
+    cov = graph.get("coverage") or {}
+    coverage = (f"{cov.get('functions_run', 0)} of {cov.get('functions', 0)} functions of the app's scripts run "
+                f"({_pct(cov.get('share'))}%)" if cov.get("functions") else "JavaScript coverage not available")
+    return {
+        "note": (f"{len(states)} states, {len(graph.get('edges', []))} transitions, {len(graph.get('routes', []))} routes, "
+                 f"{graph.get('actions', 0)} actions in {graph.get('seconds', 0):.0f} s"
+                 + (f"; stopped: {graph['stopped']}" if graph.get("stopped") else "")),
+        "coverage": coverage,
+        "states": [{"name": names[s["id"]], "url": s["url"], "via": s.get("via") or "opened by URL",
+                    "headings": ", ".join(s.get("headings", [])[:4]), "dialog": s.get("dialog"),
+                    "image": image(s["screenshot"]) if s.get("screenshot") else None} for s in states],
+        "edges": [{"source": names.get(e["source"], e["source"]), "action": e["action"],
+                   "target": names.get(e["target"], e["target"]), "new": e.get("new_functions", 0)}
+                  for e in graph.get("edges", [])],
     }
 
 

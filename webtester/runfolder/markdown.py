@@ -46,7 +46,9 @@ def render_bug_reports(index: str, items: list[TestItem], verdicts: list[Verdict
         if ev.trace:
             lines += ["", f"Trace: [{_local(ev.trace, index)}]({_local(ev.trace, index)}) (open with `playwright show-trace`)"]
         for title, entries in (("Console errors", ev.console_errors), ("Page errors", ev.page_errors),
-                               ("Failed requests", ev.failed_requests)):
+                               ("Failed requests", ev.failed_requests),
+                               ("Environment (third-party requests blocked or unreachable here; not the app's defect)",
+                                ev.environment)):
             if entries:
                 lines += ["", f"{title}:", *[f"- `{e}`" for e in entries[:20]]]
         if ev.notes:

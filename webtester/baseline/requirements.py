@@ -1,0 +1,230 @@
+"""Requirements of an instruction as a QA engineer would list them.
+
+Each sentence is cut into its actor ("employers", "job seekers"; "I" becomes "users") and the things the
+actor can do; coordinated verbs are separated and share their object ("create, edit and tag product
+entries" gives three requirements about product entries), pronouns take the object they stand for. Each
+requirement becomes one functionality item in whole words. What a requirement implies is added as the
+items a careful tester would write for it: creating something must reject missing or invalid input and
+confirm success; deleting asks for confirmation; filtering, sorting and searching must show only matching
+results and update at once; what is listed or shown must display complete information.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from webtester.models import Dimension
+
+FT, CS, IX, CT = Dimension.functionality, Dimension.constraint, Dimension.interaction, Dimension.content
+
+CREATE = {"create", "add", "post", "submit", "upload", "book", "register", "write", "record", "log", "schedule",
+          "publish", "enter", "apply", "save", "reserve", "invite", "send", "comment", "rate", "review", "share",
+          "import", "input", "set", "define", "build", "compose", "draft", "plan", "organize", "curate", "assign"}
+EDIT = {"edit", "update", "modify", "change", "rename", "adjust", "customize", "reorder", "move", "drag", "mark",
+        "tag", "label", "categorize", "approve", "reject", "complete", "toggle", "switch", "rearrange", "manage"}
+DELETE = {"delete", "remove", "cancel", "archive", "clear", "discard"}
+FIND = {"filter", "sort", "search", "find", "browse", "group", "compare", "query", "look"}
+SHOW = {"view", "see", "display", "show", "list", "track", "monitor", "read", "preview", "check", "get", "receive",
+        "download", "export", "print", "generate", "calculate", "visualize", "access", "explore", "open", "watch",
+        "select", "choose", "pick", "navigate", "highlight", "feature", "bookmark", "favorite", "save", "follow",
+        "join", "vote", "like", "reply", "respond", "contact", "message", "pay", "checkout", "order", "purchase", "buy"}
+ENABLERS = {"allow", "let", "enable", "help"}
+VERBS = CREATE | EDIT | DELETE | FIND | SHOW | ENABLERS
+MODAL = re.compile(r"^(?P<subject>.*?)\s*\b(?:can|should|must|could|will|may|need to|needs to|want to|wants to|"
+                   r"(?:is|are) able to|would like to|shall)\s+(?:also\s+|easily\s+|quickly\s+)?(?:be able to\s+)?"
+                   r"(?P<rest>.+)$", re.IGNORECASE)
+WHERE = re.compile(r"\b(?:where|so that|in which|that lets|which lets|that allows|which allows|allowing|letting)\s+(?P<rest>.+)$",
+                   re.IGNORECASE)
+THERE = re.compile(r"^there\s+(?:should|must|will|needs? to)\s+(?:also\s+)?be\s+(?P<rest>.+)$", re.IGNORECASE)
+SPLIT = re.compile(r"(,\s*(?:and\s+|or\s+|as well as\s+)?|\s+(?:and|or|as well as|plus)\s+)")
+PREPOSITION = re.compile(r"\s*,.*$|\s+(?:by|with|for|from|to|in|on|at|into|like|such as|including|based on|via|using|so|that|"
+                         r"which|when|while|through|under|of their|across|as|after|before|if|showing|displaying|"
+                         r"containing|where|without)\b.*$", re.IGNORECASE)
+LEADING_PREPOSITION = re.compile(r"^(?:by|with|for|from|in|on|at|into|through|using|via)\b", re.IGNORECASE)
+ENABLING = re.compile(r"^(?P<who>[\w' -]+?)\s+to\s+(?P<rest>.+)$")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+PARTICIPLE = {"log": "logged", "plan": "planned", "set": "set", "submit": "submitted", "drag": "dragged",
+              "write": "written", "send": "sent", "build": "built", "pay": "paid", "buy": "bought", "get": "received"}
+
+
+@dataclass
+class Requirement:
+    """One thing an actor can do: ``verb`` + ``obj`` (+ the rest of the phrase)."""
+
+    actor: str
+    verb: str
+    phrase: str  # the verb phrase as written, pronouns resolved
+    obj: str  # the object's head words ("product entries"), may be empty
+
+    @property
+    def text(self) -> str:
+        return _sentence(f"{self.actor} can {self.phrase}")
+
+
+def _sentence(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip().rstrip(",;:")
+    if len(text) > 220:
+        text = text[:220].rsplit(" ", 1)[0] + " …"
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "…", "!", "?")) else text + "."
+
+
+def _actor(subject: str) -> str:
+    subject = re.sub(r"^(?:and|also|then)\s+", "", subject.strip(), flags=re.IGNORECASE)
+    subject = re.sub(r"^(?:for|on|in|from|after|when)\b[^,]*,\s*", "", subject, flags=re.IGNORECASE)
+    if not subject or re.fullmatch(r"(?:I|we|you|me|us|one)", subject, re.IGNORECASE):
+        return "Users"
+    if re.match(r"(?:it|this|the (?:app|site|website|platform|system|page|tool|dashboard))\b", subject, re.IGNORECASE):
+        return ""  # the app itself: the phrase is stated as what the app does
+    return subject
+
+
+def _pronouns(text: str) -> str:
+    for pattern, repl in ((r"\bI'm\b", "the user is"), (r"\bI\b", "the user"), (r"\bme\b", "the user"),
+                          (r"\bmy\b", "the user's"), (r"\bmine\b", "the user's"), (r"\bwe\b", "the owner"),
+                          (r"\bour\b", "the"), (r"\bus\b", "the owner")):
+        text = re.sub(pattern, repl, text)
+    return text
+
+
+def _head(phrase_rest: str) -> str:
+    """The object's head words: the phrase after its verb, up to the first preposition or clause."""
+    obj = PREPOSITION.sub("", phrase_rest).strip()
+    obj = re.sub(r"^(?:a|an|the|their|his|her|its|your|all|any|each|every|new|existing|own|certain|multiple)\s+", "", obj,
+                 flags=re.IGNORECASE)
+    return " ".join(obj.split()[:4])
+
+
+def _verb_phrases(rest: str) -> list[str]:
+    """``rest`` cut at the separators that start a new verb ("browse X, filter them by Y, and search Z")."""
+    parts = SPLIT.split(rest)
+    phrases: list[str] = [parts[0]]
+    for sep, part in zip(parts[1::2], parts[2::2]):
+        part = re.sub(r"^\s*(?:then|also)\s+", "", part)
+        first = part.strip().split(" ", 1)[0].lower() if part.strip() else ""
+        if first in VERBS:
+            phrases.append(part)
+        else:
+            phrases[-1] += sep + part
+    return [p.strip() for p in phrases if p.strip()]
+
+
+def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
+    """The requirements of one sentence of the instruction."""
+    sentence = sentence.strip().rstrip(".!")
+    there = THERE.match(sentence)
+    if there:
+        return [Requirement("The app", "have", "have " + _pronouns(there.group("rest")), _head(there.group("rest")))]
+    where = WHERE.search(sentence)
+    if first and where:
+        sentence = where.group("rest")
+    elif first and re.match(r"^(?:I(?:'d| would)? (?:like|want|need)|Build|Create|Make|Design|Develop)\b", sentence, re.I):
+        return []  # what the app is, not what it must do
+    modal = MODAL.match(sentence)
+    if not modal:
+        return []
+    actor = _actor(modal.group("subject"))
+    actor = _pronouns(actor) if actor != "Users" else actor
+    rest = _pronouns(modal.group("rest"))
+    phrases = _verb_phrases(rest)
+    out: list[Requirement] = []
+    pending: list[str] = []
+    first_object = ""
+    for phrase in phrases:
+        verb, _, tail = phrase.partition(" ")
+        verb_l = verb.lower()
+        if not tail.strip() and verb_l in VERBS:
+            pending.append(verb_l)  # "create, edit, ... and tag X": the verb shares the next object
+            continue
+        enabling = ENABLING.match(tail.strip()) if verb_l in ENABLERS else None
+        if enabling:  # "allow job seekers to submit a form": the job seekers' requirement
+            out += sentence_requirements(f"{enabling.group('who')} can {enabling.group('rest')}", False)
+            continue
+        if first_object and re.match(r"^(?:them|it|these|those)\b", tail.strip(), re.IGNORECASE):
+            tail = re.sub(r"^(?:them|it|these|those)\b", first_object, tail.strip(), flags=re.IGNORECASE)
+        lead = LEADING_PREPOSITION.match(tail.strip())
+        if lead is None:
+            obj = _head(tail)
+        else:  # "search through the stored documents", "search by keyword" (the criterion: the sentence's object)
+            obj = first_object if lead.group(0).lower() == "by" else _head(tail.strip()[lead.end():].strip())
+        first_object = first_object or obj
+        for shared in pending:
+            out.append(Requirement(actor, shared, f"{shared} {obj}" if obj else shared, obj))
+        pending = []
+        out.append(Requirement(actor, verb_l, f"{verb} {tail}".strip(), obj))
+    for shared in pending:
+        out.append(Requirement(actor, shared, shared, ""))
+    if not actor:
+        out = [Requirement("The app", r.verb, r.phrase, r.obj) for r in out]
+    return out
+
+
+def requirements(instruction: str) -> list[Requirement]:
+    """Every requirement of the instruction, in its order, without repeats."""
+    found: list[Requirement] = []
+    seen: set[str] = set()
+    for n, sentence in enumerate(s for s in _SENTENCE.split(instruction.strip()) if s.strip()):
+        for req in sentence_requirements(sentence, n == 0):
+            key = req.text.lower()
+            if key not in seen and len(req.phrase.split()) >= 2:
+                seen.add(key)
+                found.append(req)
+    return found
+
+
+def _be(obj: str) -> str:
+    return "are" if re.search(r"(?<!s)s$", obj.split(" ")[-1] if obj else "") else "is"
+
+
+def _participle(verb: str) -> str:
+    if verb in PARTICIPLE:
+        return PARTICIPLE[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ied"
+    return verb + "ed"
+
+
+def implied_items(reqs: list[Requirement]) -> list[tuple[Dimension, str, str, str, str | None]]:
+    """(dimension, description, action, expected, probe rule) of the checks each kind of requirement calls for, once per kind
+    and object, in requirement order."""
+    out: list[tuple[Dimension, str, str, str, str | None]] = []
+    done: set[tuple[str, str]] = set()
+
+    def add(kind: str, obj: str, item: tuple[Dimension, str, str, str, str | None]) -> None:
+        if (kind, obj) not in done and sum(k == kind for k, _ in done) < 2:
+            done.add((kind, obj))
+            out.append(item)
+
+    for r in reqs:
+        obj = r.obj or "entry"
+        if r.verb in CREATE:
+            pp = _participle(r.verb)
+            add("create-invalid", obj, (CS, _sentence(f"{obj} cannot be {pp} with required information missing, empty or "
+                                                      "invalid; a clear error message is shown"),
+                                        f"Try to {r.verb} {obj} with empty and invalid fields.",
+                                        "The attempt is rejected with a message and nothing is saved.", "required"))
+            add("create-feedback", obj, (IX, _sentence(f"After {obj} {_be(obj)} {pp}, it appears right away and a confirmation "
+                                                       "message is shown"),
+                                         f"{r.verb.capitalize()} {obj} with valid data.",
+                                         "The new entry is shown at once with a confirmation.", "feedback"))
+        elif r.verb in DELETE:
+            add("delete-confirm", obj, (IX, _sentence(f"Deleting {obj} asks for confirmation first, and afterwards it is "
+                                                      "no longer listed"),
+                                        f"Delete {obj}.", "A confirmation is asked for; the entry disappears.", None))
+        elif r.verb in EDIT:
+            add("edit-shown", obj, (IX, _sentence(f"After {obj} {_be(obj)} {_participle(r.verb)}, the change is shown immediately "
+                                                  "everywhere it appears"),
+                                    f"{r.verb.capitalize()} {obj}.", "The change shows at once.", None))
+        elif r.verb in FIND:
+            add("find-match", "", (CS, _sentence(f"After applying search, filter or sort criteria to {obj}, the results "
+                                                 "strictly match the selected criteria"),
+                                   f"{r.verb.capitalize()} {obj}.", "Only matching results are shown, in the chosen order.", "filter"))
+            add("find-update", "", (IX, _sentence(f"After switching the criteria, the {obj} shown update in real time"),
+                                    "Change the criteria several times.", "The list updates at once.", None))
+        elif r.verb in SHOW:
+            add("show-complete", obj, (CT, _sentence(f"The {obj} shown display complete, clear and relevant information"),
+                                       f"Look at the {obj}.", "Every entry shows its information completely.", None))
+    return out
