@@ -59,6 +59,10 @@ class Requirement:
 
     @property
     def text(self) -> str:
+        if self.verb == "have":  # "Each product should have a page" states what the app has
+            rest = self.phrase.split(" ", 1)[1] if " " in self.phrase else ""
+            plural = re.search(r"(?<!s)s$", self.actor.split(" ")[-1]) and not self.actor.lower().startswith(("each", "every"))
+            return _sentence(f"{self.actor} {'have' if plural else 'has'} {rest}")
         return _sentence(f"{self.actor} can {self.phrase}")
 
 

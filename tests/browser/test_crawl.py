@@ -1,0 +1,66 @@
+"""The crawl of a small single-page app: states, transitions, routes, JavaScript coverage, screenshots, and no
+destructive click."""
+
+from __future__ import annotations
+
+import pytest
+
+from webtester.baseline.crawl import crawl
+from webtester.browser.launcher import start_app
+
+pytestmark = pytest.mark.browser
+
+INDEX = """<!doctype html><html><head><title>Notes</title></head><body><div id="root"></div>
+<script src="/app.js"></script></body></html>"""
+APP = """
+const root = document.getElementById('root');
+function unused() { return 'never called'; }
+function render() {
+  const route = location.hash;
+  if (localStorage.getItem('wiped')) { root.innerHTML = '<h1>Wiped</h1>'; return; }
+  if (route === '#/about') { root.innerHTML = '<h1>About</h1><p>Notes keeps your notes.</p><a href="#/">Home</a>'; return; }
+  root.innerHTML = '<h1>My notes</h1><nav><a href="#/about">About</a></nav>' +
+    '<button id="new">New note</button> <button id="wipe">Delete all</button><ul><li>Buy milk</li></ul>';
+  document.getElementById('new').onclick = () => {
+    const d = document.createElement('div'); d.setAttribute('role', 'dialog');
+    d.innerHTML = '<h2>New note</h2><label for="t">Title</label><input id="t" placeholder="Title">';
+    root.appendChild(d);
+  };
+  document.getElementById('wipe').onclick = () => { localStorage.setItem('wiped', '1'); render(); };
+}
+window.addEventListener('hashchange', render);
+render();
+"""
+
+
+@pytest.fixture
+def notes_app(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(INDEX)
+    (site / "app.js").write_text(APP)
+    with start_app(site) as app:
+        yield app
+
+
+def test_the_crawl_records_states_transitions_routes_and_coverage_without_destructive_clicks(notes_app, browser, tmp_path):
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        graph = crawl(page, notes_app.url, time_limit=20, screenshot_dir=tmp_path / "shots", relative_to=tmp_path)
+        wiped = page.evaluate("() => localStorage.getItem('wiped')")
+    finally:
+        context.close()
+    headings = [s.headings[0] for s in graph.states if s.headings]
+    assert "My notes" in headings and "About" in headings and "Wiped" not in headings
+    assert wiped is None  # "Delete all" was never clicked
+    dialog = next(s for s in graph.states if s.dialog)
+    assert dialog.via == 'button "New note"' and any(c.get("placeholder") == "Title" for c in dialog.controls)
+    assert graph.path_to(dialog.id) == [f"open {notes_app.url}", 'click button "New note"']
+    assert any(e.target == dialog.id and e.new_functions > 0 for e in graph.edges)  # the click ran new code
+    assert any(r.endswith("#/about") for r in graph.routes)
+    cov = graph.coverage
+    assert cov["available"] and 0 < cov["functions_run"] < cov["functions"]  # unused() never ran
+    assert all(s.screenshot and (tmp_path / s.screenshot).is_file() for s in graph.states)
+    again = type(graph).from_dict(graph.to_dict())
+    assert again.to_dict() == graph.to_dict()

@@ -1,0 +1,63 @@
+"""Requirements cut from real WebTestBench instructions, and the checklist the baseline plans from them."""
+
+from __future__ import annotations
+
+from webtester.baseline.checklist import plan_checklist
+from webtester.baseline.requirements import implied_items, requirements
+from webtester.models import Dimension
+
+PRODUCTS = ("I want a niche product recommendation website where I can curate lists of tech gadgets, home goods, and "
+            "fitness products, each with brief reviews and affiliate purchase links. I should be able to create, edit, "
+            "categorize, and tag product entries, and mark certain items as featured on the homepage. Visitors should be "
+            "able to browse products by category, sort and filter them by attributes like price range or rating, and "
+            "search by keyword. Each product should have its own detail page showing my review, key specs, and a clear "
+            "button linking to the external retailer.")
+JOBS = ("I want a job board webpage where employers can create and manage job listings by entering details like title, "
+        "description, location, salary range, and required skills. Job seekers should be able to browse all available "
+        "listings, filter them by industry, location, and employment type, and search by keywords. Each job listing page "
+        "should display full details and allow job seekers to submit a simple application form with their contact "
+        "information and a short message. There should also be a basic dashboard for employers to view their posted jobs "
+        "and see a list of submitted applications for each listing.")
+
+
+def texts(instruction: str) -> list[str]:
+    return [r.text for r in requirements(instruction)]
+
+
+def test_coordinated_verbs_become_one_requirement_each_about_their_shared_object():
+    got = texts(PRODUCTS)
+    for verb in ("create", "edit", "categorize", "tag"):
+        assert f"Users can {verb} product entries." in got
+    assert "Users can mark certain items as featured on the homepage." in got
+
+
+def test_a_pronoun_takes_the_object_it_stands_for_and_the_actor_is_kept():
+    got = texts(PRODUCTS)
+    assert "Visitors can filter products by attributes like price range or rating." in got
+    assert "Visitors can sort products." in got
+    assert any(t.startswith("Each product has its own detail page") for t in got)
+
+
+def test_allowing_someone_to_act_is_their_requirement_and_there_should_be_states_what_the_app_has():
+    got = texts(JOBS)
+    assert "Job seekers can submit a simple application form with their contact information and a short message." in got
+    assert "Employers can create job listings." in got
+    assert any(t.startswith("The app has a basic dashboard for employers") for t in got)
+    assert not any(t.lower().startswith("i want") for t in got)
+
+
+def test_each_kind_of_requirement_implies_the_checks_a_tester_would_write():
+    implied = implied_items(requirements(JOBS))
+    by_dim = {d: [t for dim, t, *_ in implied if dim is d] for d in Dimension}
+    assert any("cannot be submitted with required information missing" in t for t in by_dim[Dimension.constraint])
+    assert any("results strictly match the selected criteria" in t for t in by_dim[Dimension.constraint])
+    assert any(t.startswith("After job listings are created") for t in by_dim[Dimension.interaction])
+    assert all(action and expected for _, _, action, expected, _ in implied)
+
+
+def test_the_checklist_holds_whole_requirements_and_no_template_of_another_kind_of_app():
+    planned = plan_checklist(JOBS, None, 20)
+    assert len(planned) == 20
+    assert all(len(p.description.split()) >= 4 and p.action and p.expected for p in planned)
+    assert not any("vote" in p.description.lower() for p in planned)  # "details like title" is no like button
+    assert sum(p.dimension is Dimension.functionality for p in planned) >= 8
