@@ -51,7 +51,7 @@ from webtester.eval.metrics import Summary
 from webtester.eval.scoring import Prediction, score_predictions
 from webtester.eval.stats import instance_folds
 from webtester.models import Instance, TestItem, oracle_items
-from webtester.runfolder import LOG_FILE, STATE_GRAPH_FILE, read_json
+from webtester.runfolder import EXPLORATION_FILE, LOG_FILE, STATE_GRAPH_FILE, read_json
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "webtestbench" / "WebTestBench.jsonl"
 SHIPPED_MODEL = Path(__file__).resolve().parents[2] / "webtester" / "baseline" / MODEL_RESOURCE
@@ -72,8 +72,8 @@ def prepared_instances(run_dir: Path, dataset: list[Instance]) -> tuple[list[Pre
     usable, missing = [], {}
     for inst in dataset:
         folder = run_dir / inst.index
-        if not (folder / STATE_GRAPH_FILE).is_file():
-            missing[inst.index] = "no state graph in the run folder"
+        if not (folder / STATE_GRAPH_FILE).is_file() or not (folder / EXPLORATION_FILE).is_file():
+            missing[inst.index] = "no state graph or exploration in the run folder"
             continue
         graph = StateGraph.from_dict(read_json(folder / STATE_GRAPH_FILE))
         usable.append(Prepared(inst, folder, graph, app_seconds(folder / LOG_FILE)))
@@ -224,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge", default="embedding", help="the e2e item-matching judge (default: embedding)")
     parser.add_argument("--max-items", type=int, default=20)
     parser.add_argument("--modes", default="oracle,e2e")
+    parser.add_argument("--prepared-only", action="store_true",
+                        help="score only the instances with a preparation in the run (while a run is still going)")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--write-model", action="store_true", help=f"train on all dev instances and write {SHIPPED_MODEL}")
     args = parser.parse_args(argv)
@@ -237,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     prepared, missing = prepared_instances(args.run, dataset)
     console.print(f"{len(dataset)} dev instances, {len(prepared)} with a preparation in {args.run}"
                   + (f"; without: {', '.join(sorted(missing))}" if missing else ""))
+    if args.prepared_only:
+        dataset = [inst for inst in dataset if inst.index not in missing]
     seconds = [p.seconds for p in prepared if p.seconds is not None]
     out: dict[str, Any] = {"run": str(args.run), "folds": args.folds, "max_false_alarms": args.max_false_alarms,
                            "missing": missing, "modes": {}}

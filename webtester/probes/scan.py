@@ -33,14 +33,14 @@ window.__wtSelector = window.__wtSelector || function (el) {
 PLACEHOLDER_PATTERNS = [
     r"\blorem ipsum\b",
     r"\bdolor sit amet\b",
-    r"\bTODO\b",
-    r"\bFIXME\b",
+    r"(?-i:\bTODO\b)",  # upper case only: "a todo app" or "Todo list" is a word, not a marker left behind
+    r"(?-i:\bFIXME\b)",
     r"\bplaceholder text\b",
     r"\bsample text\b",
     r"\binsert (?:text|content|image) here\b",
     r"\[object Object\]",
     r"\bundefined\b",
-    r"\bNaN\b",
+    r"(?-i:\bNaN\b)",
     r"\{\{\s*[\w.]+\s*\}\}",
 ]
 _PLACEHOLDER = re.compile("|".join(PLACEHOLDER_PATTERNS), re.IGNORECASE)
