@@ -118,6 +118,9 @@ def detect_item(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, A
         if instance.remaining <= 0:
             verdict = _error(item, f"not executed: instance budget of {instance.limit} tool calls used up")
         else:
+            plan = getattr(ctx.tester, "plan_detection", None)
+            if plan is not None:  # a tester that decides over all items at once sees the whole checklist first
+                plan(_items(state), instruction=state.get("instruction", ""))
             if getattr(ctx.tester, "needs_item_page", True):
                 page = ctx.browser.new_page(app_url, trace_name=item.id)
             verdict = ctx.tester.detect(item, page, budget, instruction=state.get("instruction", ""))

@@ -110,12 +110,20 @@ def gold_rows(prepared: list[Prepared]) -> tuple[np.ndarray, np.ndarray, list[st
     return np.array(rows, dtype=float), np.array(labels), owners
 
 
-def _oracle_figures(prob: np.ndarray, labels: np.ndarray, owners: list[str], threshold: float) -> tuple[float, float]:
-    """Macro F1 over instances and the false-alarm share when every item with ``prob >= threshold`` fails."""
+def _rule_fails(prob: np.ndarray, groups: list[np.ndarray], threshold: float, top_k: int, floor: float) -> np.ndarray:
+    """Which items the decision rule of :class:`AbsenceModel` fails (``groups``: the item rows of each instance)."""
     fails = prob >= threshold
+    if top_k:
+        for rows in groups:
+            top = rows[np.argsort(-prob[rows], kind="stable")[:top_k]]
+            fails[top[prob[top] >= floor]] = True
+    return fails
+
+
+def _oracle_figures(fails: np.ndarray, labels: np.ndarray, groups: list[np.ndarray]) -> tuple[float, float]:
+    """Macro F1 over instances and the false-alarm share for the items ``fails`` marks."""
     f1s = []
-    for owner in sorted(set(owners)):
-        mask = np.array([o == owner for o in owners])
+    for mask in groups:
         tp = int(np.sum(fails[mask] & (labels[mask] == 1)))
         fp = int(np.sum(fails[mask] & (labels[mask] == 0)))
         fn = int(np.sum(~fails[mask] & (labels[mask] == 1)))
@@ -133,15 +141,22 @@ def train_model(x: np.ndarray, y: np.ndarray, owners: list[str], max_false_alarm
     scale[scale == 0] = 1.0
     fit = LogisticRegression(C=1.0, max_iter=2000).fit((x - mean) / scale, y)
     prob = fit.predict_proba((x - mean) / scale)[:, 1]
-    best_t, best_f1 = 1.0, -1.0
-    for t in np.unique(np.round(prob, 3)):
-        f1, false_alarms = _oracle_figures(prob, y, owners, float(t))
-        if false_alarms <= max_false_alarms and f1 > best_f1:
-            best_t, best_f1 = float(t), f1
+    groups = [np.flatnonzero(np.array([o == owner for o in owners])) for owner in sorted(set(owners))]
+    grid = np.unique(np.quantile(prob, np.linspace(0.6, 1.0, 21)))
+    best: tuple[float, float, int, float] = (-1.0, 1.0, 0, 1.0)  # (f1, threshold, top_k, floor)
+    for t in [*grid, 1.01]:
+        for k in (0, 1, 2):
+            for floor in (grid if k else [1.0]):
+                if k and floor >= t:
+                    continue
+                f1, false_alarms = _oracle_figures(_rule_fails(prob, groups, float(t), k, float(floor)), y, groups)
+                if false_alarms <= max_false_alarms and f1 > best[0]:
+                    best = (f1, float(t), k, float(floor))
+    f1, threshold, top_k, floor = best
     return AbsenceModel(coef=[float(c) for c in fit.coef_[0]], intercept=float(fit.intercept_[0]),
-                        mean=[float(m) for m in mean], scale=[float(s) for s in scale], threshold=best_t,
-                        trained_on={**trained_on, "training_macro_f1": round(best_f1, 4),
-                                    "max_false_alarms": max_false_alarms})
+                        mean=[float(m) for m in mean], scale=[float(s) for s in scale], threshold=threshold, top_k=top_k,
+                        rank_floor=floor, trained_on={**trained_on, "training_macro_f1": round(f1, 4),
+                                                      "max_false_alarms": max_false_alarms})
 
 
 def decide_instance(p: Prepared, model: AbsenceModel, mode: str, max_items: int) -> Prediction:
@@ -154,6 +169,7 @@ def decide_instance(p: Prepared, model: AbsenceModel, mode: str, max_items: int)
     else:
         items = tester.generate_checklist(instruction, p.graph.routes[0] if p.graph.routes else "", max_items).items
     budget = ItemBudget(30, InstanceBudget(10_000, 0))
+    tester.plan_detection(items, instruction=instruction)
     verdicts = [tester.detect(item, None, budget, instruction=instruction) for item in items]
     return Prediction(p.instance.index, "scored", items, verdicts, source="cross-validated decisions")
 
@@ -247,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     for mode in args.modes.split(","):
         summary, models = run_cv(prepared, dataset, mode, args.folds, args.max_false_alarms, args.judge, args.max_items)
         out["modes"][mode] = print_summary(console, mode, summary, seconds)
-        out["modes"][mode]["fold_thresholds"] = [m.threshold for m in models]
+        out["modes"][mode]["fold_rules"] = [{"threshold": m.threshold, "top_k": m.top_k, "rank_floor": m.rank_floor} for m in models]
     if seconds:
         console.print(f"time per app (the run, app installed): median {statistics.median(seconds):.0f} s, "
                       f"max {max(seconds):.0f} s")

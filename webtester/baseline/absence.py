@@ -42,6 +42,16 @@ accurate accurately relevant related corresponding specific certain various diff
 current given based using use used make makes ensure ensures need needs needed want visitors visitor people
 person customer customers member members interface module modules section sections
 """.split())
+#: words that describe behaviour (what must happen, how it is judged) rather than a feature the app would show;
+#: a validation message or a "real-time" update is not on screen until it is triggered
+BEHAVIOUR = frozenset("""
+cannot prevent prevented require required requirement empty blank invalid valid validation error errors message
+messages warning warn warned prompt prompted attempt attempts try tries submit submitted submission duplicate
+duplicates repeat repeated repeatedly twice same already real time immediately instantly automatically correct
+reasonable successful successfully fail failed failure unable clear smooth smoothly without lag quick quickly
+normal normally complete completely fully full accurate properly update updated updates change changes changed
+must only limit limited allow allowed still lost remain remains kept keep keeps persist saved reload refresh
+""".split())
 CONSTRAINT_CUES = re.compile(r"\b(prevent|cannot|can't|must not|not be able|invalid|duplicate|conflict|limit|exceed|"
                              r"required|empty|blank|validat|warning|warn|prompt|restrict|only|at least|at most|"
                              r"format|unique|maximum|minimum|negative|future|past)\w*", re.IGNORECASE)
@@ -59,9 +69,10 @@ def _stemmer() -> Any:
     return snowballstemmer.stemmer("english")
 
 
-def terms(text: str) -> set[str]:
-    """The stemmed content words of ``text`` (stop words and requirement boilerplate left out)."""
-    words = [w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOP]
+def terms(text: str, *, behaviour: bool = True) -> set[str]:
+    """The stemmed content words of ``text`` (stop words and requirement boilerplate left out; with
+    ``behaviour=False`` also the words of :data:`BEHAVIOUR`)."""
+    words = [w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOP and (behaviour or w not in BEHAVIOUR)]
     return {s for s in _stemmer().stemWords(words) if s not in STOP}
 
 
@@ -111,7 +122,7 @@ class ItemSearch:
 
 def search_item(text: str, dimension: Dimension, vocab: AppVocabulary) -> ItemSearch:
     """The feature search of one item's text over the app's vocabulary, with the model's input features."""
-    item_terms = terms(text)
+    item_terms = terms(text, behaviour=False)
     missing = item_terms - vocab.union
     best_state, best_share = None, 0.0
     for state, words in zip(vocab.graph.states, vocab.states):
@@ -139,13 +150,18 @@ def search_item(text: str, dimension: Dimension, vocab: AppVocabulary) -> ItemSe
 
 @dataclass
 class AbsenceModel:
-    """A logistic model over :data:`FEATURE_NAMES` (standardised) and the threshold for a Fail."""
+    """A logistic model over :data:`FEATURE_NAMES` (standardised) and its decision rule: an item fails when its
+    probability reaches ``threshold``, or when it is among the ``top_k`` most probable items of its app with a
+    probability of at least ``rank_floor`` (the app's most suspicious items are reported even when no single
+    one is certain)."""
 
     coef: list[float]
     intercept: float
     mean: list[float]
     scale: list[float]
     threshold: float
+    top_k: int = 0
+    rank_floor: float = 1.0
     trained_on: dict[str, Any] = field(default_factory=dict)
     features: tuple[str, ...] = FEATURE_NAMES
 
@@ -156,14 +172,22 @@ class AbsenceModel:
 
     def to_dict(self) -> dict[str, Any]:
         return {"features": list(self.features), "coef": self.coef, "intercept": self.intercept, "mean": self.mean,
-                "scale": self.scale, "threshold": self.threshold, "trained_on": self.trained_on}
+                "scale": self.scale, "threshold": self.threshold, "top_k": self.top_k, "rank_floor": self.rank_floor,
+                "trained_on": self.trained_on}
+
+    def flagged(self, probabilities: dict[str, float]) -> set[str]:
+        """The keys (item ids) the rule fails, given every item's probability in one app."""
+        out = {k for k, p in probabilities.items() if p >= self.threshold}
+        ranked = sorted(probabilities, key=lambda k: (-probabilities[k], k))[: self.top_k]
+        return out | {k for k in ranked if probabilities[k] >= self.rank_floor}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "AbsenceModel":
         if tuple(data["features"]) != FEATURE_NAMES:
             raise ValueError(f"absence model features {data['features']} differ from this version's {list(FEATURE_NAMES)}")
         return cls(coef=list(data["coef"]), intercept=float(data["intercept"]), mean=list(data["mean"]),
-                   scale=list(data["scale"]), threshold=float(data["threshold"]), trained_on=dict(data.get("trained_on", {})))
+                   scale=list(data["scale"]), threshold=float(data["threshold"]), top_k=int(data.get("top_k", 0)),
+                   rank_floor=float(data.get("rank_floor", 1.0)), trained_on=dict(data.get("trained_on", {})))
 
 
 @cache

@@ -21,7 +21,7 @@ from webtester.baseline.checklist import number_items, plan_checklist
 from webtester.baseline.crawl import StateGraph, crawl
 from webtester.baseline.explore import Exploration, Explorer
 from webtester.baseline.survey import page_model_from_dict, page_model_to_dict, survey
-from webtester.baseline.verdicts import GLOBAL_RULES, decide, with_feature_search
+from webtester.baseline.verdicts import GLOBAL_RULES, decide, fail_probability, with_feature_search
 from webtester.models import Dimension, TestItem, Verdict
 from webtester.probes.pagemodel import PageModel
 from webtester.runfolder import EXPLORATION_FILE, STATE_GRAPH_FILE, read_json, write_json
@@ -52,6 +52,8 @@ class BaselineTester:
         self._exploration: Exploration | None = None
         self._graph: StateGraph | None = None
         self._vocab: AppVocabulary | None = None
+        self._flagged: set[str] | None = None  # items the feature-search rule fails (set by plan_detection)
+        self._planned_for: tuple[str, ...] = ()
         self.absence_model = shipped_model() if absence_model == "shipped" else absence_model
 
     @classmethod
@@ -81,6 +83,7 @@ class BaselineTester:
         self._exploration = Exploration.from_dict(saved) if saved is not None else None
         graph = self._load(STATE_GRAPH_FILE)
         self._graph = StateGraph.from_dict(graph) if graph is not None else None
+        self._vocab, self._flagged, self._planned_for = None, None, ()
 
     def _load(self, name: str) -> Any:
         path = self.folder / name if self.folder else None
@@ -156,8 +159,30 @@ class BaselineTester:
             verdict = decide(item, self._exploration, rule=planned["rule"], target=planned["target"], planned=True)
         else:
             verdict = decide(item, self._exploration)  # an item the baseline did not plan (oracle mode)
-        if self._graph is None or self.absence_model is None or (planned is not None and planned["rule"] in GLOBAL_RULES):
-            return verdict  # an item about the whole app (errors, images, layout...) names no feature to search for
+        if not self._searchable(item) or self._graph is None or self.absence_model is None:
+            return verdict
+        vocab = self._vocabulary(instruction)
+        flagged = item.id in self._flagged if self._flagged is not None else None
+        return with_feature_search(verdict, item, vocab, self.absence_model, flagged=flagged)
+
+    def plan_detection(self, items: list[TestItem], *, instruction: str = "") -> None:
+        """Decide which items the feature-search rule fails, over all items of the instance at once (the rule
+        also fails the app's most probable items; see :class:`~webtester.baseline.absence.AbsenceModel`)."""
+        key = tuple(i.id for i in items)
+        if self._graph is None or self.absence_model is None or key == self._planned_for:
+            return
+        vocab = self._vocabulary(instruction)
+        probabilities = {i.id: fail_probability(i, vocab, self.absence_model) for i in items if self._searchable(i)}
+        self._flagged = self.absence_model.flagged(probabilities)
+        self._planned_for = key
+
+    def _searchable(self, item: TestItem) -> bool:
+        """Items about the whole app (errors, images, layout...) name no feature to search for."""
+        planned = self._plan.get(item.id)
+        return planned is None or planned["rule"] not in GLOBAL_RULES
+
+    def _vocabulary(self, instruction: str) -> AppVocabulary:
+        assert self._graph is not None
         if self._vocab is None:
             self._vocab = AppVocabulary.of(self._graph, instruction)
-        return with_feature_search(verdict, item, self._vocab, self.absence_model)
+        return self._vocab

@@ -182,20 +182,30 @@ def search_text(item: TestItem) -> str:
     return " ".join(filter(None, [item.description, item.expected]))
 
 
-def with_feature_search(verdict: Verdict, item: TestItem, vocab: AppVocabulary, model: AbsenceModel) -> Verdict:
-    """``verdict`` (from the probes) completed by the feature search: a Fail when the model's probability that
-    the item fails on this app, given what the app never showed, reaches its threshold; otherwise the search's
-    result is added to the verdict's notes. A probe's Fail is kept as it is."""
+def fail_probability(item: TestItem, vocab: AppVocabulary, model: AbsenceModel) -> float:
+    """The model's probability that ``item`` fails on the app ``vocab`` describes."""
+    return model.probability(search_item(search_text(item), item.dimension, vocab).features)
+
+
+def with_feature_search(verdict: Verdict, item: TestItem, vocab: AppVocabulary, model: AbsenceModel, *,
+                        flagged: bool | None = None) -> Verdict:
+    """``verdict`` (from the probes) completed by the feature search: a Fail when the model's rule flags the item
+    (``flagged``, decided over all items of the app; None: the item's probability alone against the threshold);
+    otherwise the search's result is added to the verdict's notes. A probe's Fail is kept as it is."""
     if verdict.status is Status.failed:
         return verdict
     search = search_item(search_text(item), item.dimension, vocab)
     p = model.probability(search.features)
+    if flagged is None:
+        flagged = p >= model.threshold
     graph = vocab.graph
     missing = ", ".join(sorted(search.missing)) or "none"
     found = f"{len(search.item_terms) - len(search.missing)} of {len(search.item_terms)} words of the item shown by the app"
     summary = f"feature search over {len(graph.states)} states ({len(graph.routes)} routes): {found}; never shown: {missing}"
-    if p < model.threshold:
-        notes = "\n".join(filter(None, [verdict.evidence.notes, f"{summary} (fail probability {p:.2f} < {model.threshold:.2f})"]))
+    rule = f"threshold {model.threshold:.2f}" + (f", or among the app's {model.top_k} most probable items with at least "
+                                                 f"{model.rank_floor:.2f}" if model.top_k else "")
+    if not flagged:
+        notes = "\n".join(filter(None, [verdict.evidence.notes, f"{summary} (fail probability {p:.2f}; fails at {rule})"]))
         return verdict.model_copy(update={"evidence": verdict.evidence.model_copy(update={"notes": notes})})
     best = graph.state(search.best_state) if search.best_state else None
     where = f"; the closest view is {best.url} ({', '.join(best.headings[:3]) or best.title})" if best else ""
@@ -207,6 +217,6 @@ def with_feature_search(verdict: Verdict, item: TestItem, vocab: AppVocabulary, 
         item_id=item.id, status=Status.failed,
         bug_report=BugReport(issue=issue[:600], actual=("Searched views: " + "; ".join(graph.routes[:10]))[:800]),
         evidence=Evidence(steps=steps[:12], screenshots=shots, notes=(
-            f"{summary}; fail probability {p:.2f} >= {model.threshold:.2f} (feature-search model)"
+            f"{summary}; fail probability {p:.2f} (feature-search model; fails at {rule})"
             + (f"\nprobes: {verdict.evidence.notes}" if verdict.evidence.notes else ""))),
     )
