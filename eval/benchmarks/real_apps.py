@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--apps", type=Path, default=None,
                         help="apps location: only instances whose app is there count (default: the dataset's apps/)")
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--max-false-alarms", type=float, default=0.04)
+    parser.add_argument("--max-false-alarms", type=float, default=0.025)
     parser.add_argument("--judge", default="embedding", help="the e2e item-matching judge (default: embedding)")
     parser.add_argument("--max-items", type=int, default=20)
     parser.add_argument("--modes", default="oracle,e2e")
