@@ -88,3 +88,65 @@ def test_without_a_factory_the_caller_gives_the_context(tmp_path):
     assert out["result"]["status"] == "failed"
     with pytest.raises(AttributeError):  # no fallback context: a graph run without one is a caller's mistake
         compile_graph("e2e").invoke({"index": "demo", "instruction": "x", "mode": "e2e", "verdicts": []})
+
+
+class _DeciderTester(_Tester):
+    """Decides from its preparation (no page per item) and sees the checklist first."""
+
+    needs_item_page = False
+
+    def __init__(self):
+        self.planned: list[list[str]] = []
+
+    def prepare(self, app_url, pages, *, instruction=""):
+        pass
+
+    def generate_checklist(self, instruction, app_url, max_items):
+        from webtester.models import Dimension, TestItem
+        return Checklist(items=[TestItem(id=f"FT-0{n}", dimension=Dimension.functionality, description=f"item {n}")
+                                for n in (1, 2, 3)])
+
+    def plan_detection(self, items, *, instruction=""):
+        self.planned.append([i.id for i in items])
+
+    def detect(self, item, page, budget, *, instruction=""):
+        from webtester.models import Status, Verdict
+        assert page is None  # no page was opened for it
+        return Verdict(item_id=item.id, status=Status.passed)
+
+
+class _FlakyApp:
+    """Answers for the first item, then goes down for good (a restart does not bring it back)."""
+
+    url = "http://127.0.0.1:9/"
+
+    def __init__(self):
+        self.checks = 0
+
+    def ensure_healthy(self):
+        from webtester.browser.launcher import AppDownError
+        self.checks += 1
+        if self.checks > 1:
+            raise AppDownError("dev server exited with code 137; restart failed", "Error: config exploded")
+        return self.url
+
+    def stop(self):
+        pass
+
+
+def test_an_app_that_stays_down_mid_run_fails_the_instance_with_the_reason_and_its_log(tmp_path):
+    tester, app = _DeciderTester(), _FlakyApp()
+    handle = AppHandle(lambda: app)  # one handle for the run, as run_app gives every node
+
+    def factory(state) -> RunContext:
+        return RunContext(tester=tester, folder=InstanceFolder(tmp_path, state["index"]), app=handle,
+                          browser=BrowserHandle())
+
+    out = compile_graph("e2e", context_factory=factory).invoke(
+        {"index": "flaky", "instruction": "x", "mode": "e2e", "verdicts": []})
+    result = out["result"]
+    assert result["status"] == "failed"
+    assert "app stopped during the run" in result["reason"] and "exited with code 137" in result["reason"]
+    assert "config exploded" in result["reason"]  # the log tail is given as the reason too
+    assert [v["status"] for v in result["verdicts"]] == ["pass"]  # the item before the crash keeps its verdict
+    assert tester.planned and tester.planned[0] == ["FT-01", "FT-02", "FT-03"]
