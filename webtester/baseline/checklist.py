@@ -326,7 +326,7 @@ def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 2
     """The planned items (at most ``max_items``), in dimension order (FT, CS, IX, CT)."""
     implied = _implied(instruction, model)
     clauses = _requirement_items(instruction)
-    keep_clauses = min(len(clauses), max(max_items * 7 // 10, max_items - len(implied)))
+    keep_clauses = min(len(clauses), max(max_items * 2 // 5, max_items - len(implied)))
     room = max_items - keep_clauses
     chosen: list[Planned] = []
     for dim in ORDER:  # the best item of every dimension first

@@ -22,7 +22,7 @@ from webtester.baseline.crawl import StateGraph, crawl
 from webtester.baseline.explore import Exploration, Explorer
 from webtester.baseline.survey import page_model_from_dict, page_model_to_dict, survey
 from webtester.baseline.verdicts import GLOBAL_RULES, decide, fail_probability, with_feature_search
-from webtester.models import Dimension, TestItem, Verdict
+from webtester.models import Dimension, Status, TestItem, Verdict
 from webtester.probes.pagemodel import PageModel
 from webtester.runfolder import EXPLORATION_FILE, STATE_GRAPH_FILE, read_json, write_json
 
@@ -57,12 +57,15 @@ class BaselineTester:
         self.absence_model = shipped_model() if absence_model == "shipped" else absence_model
 
     @classmethod
-    def from_preparation(cls, folder: Path, **options: Any) -> "BaselineTester":
+    def from_preparation(cls, folder: Path, *, with_plan: bool = True, **options: Any) -> "BaselineTester":
         """A tester holding what an earlier run's preparation saved in ``folder``, deciding without writing
-        there (to decide the same instance again, e.g. with another absence model)."""
+        there (to decide the same instance again, e.g. with another absence model). ``with_plan=False`` leaves
+        out the checklist plan that run saved (an oracle decision of the same instance has no plan)."""
         tester = cls(**options)
         tester.start_instance(Path(folder).name, Path(folder))
         tester.folder = None
+        if not with_plan:
+            tester._plan = {}
         return tester
 
     def describe(self) -> dict[str, Any]:
@@ -152,14 +155,8 @@ class BaselineTester:
 
     def detect(self, item: TestItem, page: AppPage | None, budget: ItemBudget, *, instruction: str = "") -> Verdict:
         """The verdict for ``item`` from the instance's exploration (``page`` is not used)."""
-        if self._exploration is None:
-            raise RuntimeError("the baseline was not prepared for this instance: no exploration")
-        planned = self._plan.get(item.id)
-        if planned is not None:
-            verdict = decide(item, self._exploration, rule=planned["rule"], target=planned["target"], planned=True)
-        else:
-            verdict = decide(item, self._exploration)  # an item the baseline did not plan (oracle mode)
-        if not self._searchable(item) or self._graph is None or self.absence_model is None:
+        verdict = self._probe_verdict(item)
+        if not self._searchable(item, verdict) or self._graph is None or self.absence_model is None:
             return verdict
         vocab = self._vocabulary(instruction)
         flagged = item.id in self._flagged if self._flagged is not None else None
@@ -172,11 +169,27 @@ class BaselineTester:
         if self._graph is None or self.absence_model is None or key == self._planned_for:
             return
         vocab = self._vocabulary(instruction)
-        probabilities = {i.id: fail_probability(i, vocab, self.absence_model) for i in items if self._searchable(i)}
+        # ranked over every item about a feature: when the app's most suspicious item already failed by a probe,
+        # the rank rule adds no Fail
+        probabilities = {i.id: fail_probability(i, vocab, self.absence_model) for i in items if self._about_a_feature(i)}
         self._flagged = self.absence_model.flagged(probabilities)
         self._planned_for = key
 
-    def _searchable(self, item: TestItem) -> bool:
+    def _probe_verdict(self, item: TestItem) -> Verdict:
+        """The verdict of the probes alone (see :func:`~webtester.baseline.verdicts.decide`)."""
+        if self._exploration is None:
+            raise RuntimeError("the baseline was not prepared for this instance: no exploration")
+        planned = self._plan.get(item.id)
+        if planned is not None:
+            return decide(item, self._exploration, rule=planned["rule"], target=planned["target"], planned=True)
+        return decide(item, self._exploration)  # an item the baseline did not plan (oracle mode)
+
+    def _searchable(self, item: TestItem, probes: Verdict) -> bool:
+        """The feature search decides only what the probes left unchecked (an item they exercised without a
+        problem keeps its Pass), and only items about a feature."""
+        return probes.status is Status.error and self._about_a_feature(item)
+
+    def _about_a_feature(self, item: TestItem) -> bool:
         """Items about the whole app (errors, images, layout...) name no feature to search for."""
         planned = self._plan.get(item.id)
         return planned is None or planned["rule"] not in GLOBAL_RULES
