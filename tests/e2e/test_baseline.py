@@ -161,8 +161,9 @@ def coffee_runs(browser, tmp_path_factory):
 def test_survey_and_exploration_use_the_runs_confined_browser(coffee_runs):
     out, result, opened = coffee_runs["shipped"]
     assert opened.launches == 0
-    # the look at the start page and the exploration, then one traced page per item; all on the app's origin
-    assert [trace for _, trace in opened.pages] == [None, None] + [f"{i.id}.zip" for i in result.checklist]
+    # the look at the start page, the crawl and the probes, all on the app's origin; the verdicts come from what
+    # they gathered, so no item opens a page
+    assert [trace for _, trace in opened.pages] == [None, None, None]
     assert len({origin for origin, _ in opened.pages}) == 1 and opened.pages[0][0].startswith("http://127.0.0.1")
     start_page = json.loads((out / "coffee_store" / "start_page.json").read_text())
     assert start_page["model"]["url"].startswith(opened.pages[0][0])  # the survey read the page (no error)
@@ -177,7 +178,7 @@ def test_a_resumed_run_reuses_what_preparation_saved(coffee_runs, browser, tmp_p
         calls = 0
 
         def detect(self, item, page, budget, *, instruction=""):
-            assert isinstance(page.page, playwright.sync_api.Page)  # an item page, never a URL
+            assert page is None  # the baseline decides from its preparation: no page per item
             Interrupted.calls += 1
             if Interrupted.calls == 3:
                 raise KeyboardInterrupt  # the process is stopped in the middle of the third item
@@ -189,8 +190,9 @@ def test_a_resumed_run_reuses_what_preparation_saved(coffee_runs, browser, tmp_p
         opened = _Opened(mp)
         result = run_instance(inst, mode="e2e", tester=BaselineTester(), out_dir=tmp_path, settings=settings,
                               browser=browser)
-    # neither the survey nor the exploration ran again: only the items left got a page
-    assert [trace for _, trace in opened.pages] == [f"{i.id}.zip" for i in result.checklist[2:]]
+    # neither the survey nor the crawl nor the exploration ran again
+    assert opened.pages == []
+    assert (tmp_path / "coffee_store" / "state_graph.json").is_file()
     _, uninterrupted, _ = coffee_runs["shipped"]
     assert [(v.item_id, v.status) for v in result.verdicts] == [(v.item_id, v.status) for v in uninterrupted.verdicts]
 
@@ -224,7 +226,12 @@ def test_shipped_defect_fails_its_item_and_the_clean_build_does_not(coffee_runs)
             assert v.status is not Status.failed or v.bug_report
             if v.status is Status.error:
                 assert v.evidence.notes.startswith("not checked")
-    assert not any(v.status is Status.failed for v in clean.verdicts)
+    # on the clean build no probe fails anything; a Fail there can only be the feature search's probability-based
+    # claim, and it says so with the probability and the rule it met
+    for v in clean.verdicts:
+        if v.status is Status.failed:
+            assert "feature-search model" in v.evidence.notes and "fail probability" in v.evidence.notes, v
+            assert "does not appear to offer" in v.bug_report.issue
 
 
 @pytest.mark.browser
