@@ -74,3 +74,10 @@ def test_a_shown_feature_keeps_the_probes_verdict_with_the_search_in_its_notes_a
 
 def test_the_path_to_a_state_opens_its_route_then_clicks_the_edges():
     assert graph().path_to("s2") == ["open http://app/", 'click button "Post a job"']
+
+
+def test_the_shipped_model_is_package_data_trained_on_the_dev_apps():
+    from webtester.baseline.absence import shipped_model
+    shipped = shipped_model()
+    assert shipped is not None and shipped.trained_on["instances"] == 86 and 0 < shipped.threshold < 1
+    assert shipped.top_k in (0, 1, 2) and len(shipped.coef) == len(FEATURE_NAMES)
