@@ -284,13 +284,20 @@ def test_no_process_is_left_after_20_start_stop_cycles(stub_project, playwright_
     assert left == set()
 
 
+def ctrl_c_default() -> None:
+    """``preexec_fn`` for a child a test stops with Ctrl-C: SIGINT's default disposition, unblocked, as in a
+    user's shell, whatever the test process inherited (both survive ``exec``)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 @needs_npm
 def test_ctrl_c_on_apps_start_tears_the_dev_server_down(stub_project):
     import psutil
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "webtester.cli.main", "apps", "start", str(stub_project)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, preexec_fn=ctrl_c_default,
     )
     try:
         url = proc.stdout.readline().strip()

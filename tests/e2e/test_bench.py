@@ -147,6 +147,13 @@ def test_progress_events_are_made_small():
     assert isinstance(data["deep"]["a"]["b"], str) and isinstance(data["obj"], str)
 
 
+def ctrl_c_default() -> None:
+    """``preexec_fn`` for a child a test stops with Ctrl-C: SIGINT's default disposition, unblocked, as in a
+    user's shell, whatever the test process inherited (both survive ``exec``)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_interrupted_bench_resumes_without_redoing_finished_instances(tmp_path, script):
     data = tmp_path / "ds.jsonl"
     data.write_text("".join(make(i).model_dump_json(by_alias=True) + "\n" for i in ("ok_1", "slow_2", "slow_3")))
@@ -154,7 +161,8 @@ def test_interrupted_bench_resumes_without_redoing_finished_instances(tmp_path, 
     cmd = [sys.executable, "-m", "webtester.cli.main", "bench", str(data), "--mode", "oracle", "--out", str(run),
            "--apps", str(tmp_path), "--model", f"scripted:{script}", "--workers", "1", "--runner", FAKE]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parent), os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=ctrl_c_default)
     deadline = time.time() + 120
     while time.time() < deadline and "slow_2" not in calls(run):
         time.sleep(0.2)
