@@ -1,15 +1,14 @@
 """webtester: tests web applications from the instruction they were built from.
 
 The public API of the core: settings, testers, the tester protocol, the data model, datasets, run folders
-and the base error. Running the workflow is the layer above it, :mod:`webtester.graphs`::
-
-    import webtester
-    from webtester.graphs import run_app
+and the base error. Running the workflow is the layer above it: ``run_app`` and ``run_instance`` of
+:mod:`webtester.graphs` take the settings and a tester made here::
 
     settings = webtester.load_settings()                       # defaults, environment, webtester.toml
     tester = webtester.make_tester("baseline", settings=settings)
-    result = run_app("recipe_finder", instruction="...", index="recipe_finder",
-                     tester=tester, out_dir="runs/mine", settings=settings)
+    # then, with webtester.graphs' run_app:
+    # run_app("recipe_finder", instruction="...", index="recipe_finder", tester=tester, out_dir="runs/mine",
+    #         settings=settings)
 
 Names are loaded on first use, so ``import webtester`` stays light.
 """

@@ -41,13 +41,20 @@ from sklearn.linear_model import LogisticRegression
 
 from webtester.agents.base import InstanceBudget, ItemBudget
 from webtester.baseline import BaselineTester
-from webtester.baseline.absence import FEATURE_NAMES, MODEL_RESOURCE, AbsenceModel, AppVocabulary, search_item
+from webtester.baseline.absence import (
+    FEATURE_NAMES,
+    MODEL_RESOURCE,
+    AbsenceModel,
+    AppVocabulary,
+    flag_items,
+    search_item,
+)
 from webtester.baseline.crawl import StateGraph
 from webtester.baseline.verdicts import search_text
 from webtester.datasets import load_dataset
 from webtester.eval.judges import get_judge
 from webtester.eval.judges.oracle import OracleJudge
-from webtester.eval.metrics import Summary
+from webtester.eval.metrics import Counts, Summary
 from webtester.eval.scoring import Prediction, score_predictions
 from webtester.eval.stats import instance_folds
 from webtester.models import Instance, TestItem, oracle_items
@@ -112,24 +119,21 @@ def gold_rows(prepared: list[Prepared]) -> tuple[np.ndarray, np.ndarray, list[st
 
 def _rule_fails(prob: np.ndarray, groups: list[np.ndarray], threshold: float, top_k: int, floor: float) -> np.ndarray:
     """Which items the decision rule of :class:`AbsenceModel` fails (``groups``: the item rows of each instance)."""
-    fails = prob >= threshold
-    if top_k:
-        for rows in groups:
-            top = rows[np.argsort(-prob[rows], kind="stable")[:top_k]]
-            fails[top[prob[top] >= floor]] = True
+    fails = np.zeros(len(prob), dtype=bool)
+    for rows in groups:
+        flagged = flag_items({int(r): float(prob[r]) for r in rows}, threshold, top_k, floor)
+        fails[list(flagged)] = True
     return fails
 
 
 def _oracle_figures(fails: np.ndarray, labels: np.ndarray, groups: list[np.ndarray]) -> tuple[float, float]:
     """Macro F1 over instances and the false-alarm share for the items ``fails`` marks."""
     f1s = []
-    for mask in groups:
-        tp = int(np.sum(fails[mask] & (labels[mask] == 1)))
-        fp = int(np.sum(fails[mask] & (labels[mask] == 0)))
-        fn = int(np.sum(~fails[mask] & (labels[mask] == 1)))
-        p = tp / (tp + fp) if tp + fp else 0.0
-        r = tp / (tp + fn) if tp + fn else 0.0
-        f1s.append(2 * p * r / (p + r) if p + r else 0.0)
+    for rows in groups:
+        gold_fail = labels[rows] == 1
+        counts = Counts(tp=int(np.sum(fails[rows] & gold_fail)), fp=int(np.sum(fails[rows] & ~gold_fail)),
+                        fn=int(np.sum(~fails[rows] & gold_fail)))
+        f1s.append(counts.f1)
     passing = labels == 0
     return float(np.mean(f1s)), float(np.sum(fails & passing) / max(int(np.sum(passing)), 1))
 

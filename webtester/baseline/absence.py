@@ -177,9 +177,7 @@ class AbsenceModel:
 
     def flagged(self, probabilities: dict[str, float]) -> set[str]:
         """The keys (item ids) the rule fails, given every item's probability in one app."""
-        out = {k for k, p in probabilities.items() if p >= self.threshold}
-        ranked = sorted(probabilities, key=lambda k: (-probabilities[k], k))[: self.top_k]
-        return out | {k for k in ranked if probabilities[k] >= self.rank_floor}
+        return flag_items(probabilities, self.threshold, self.top_k, self.rank_floor)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "AbsenceModel":
@@ -188,6 +186,14 @@ class AbsenceModel:
         return cls(coef=list(data["coef"]), intercept=float(data["intercept"]), mean=list(data["mean"]),
                    scale=list(data["scale"]), threshold=float(data["threshold"]), top_k=int(data.get("top_k", 0)),
                    rank_floor=float(data.get("rank_floor", 1.0)), trained_on=dict(data.get("trained_on", {})))
+
+
+def flag_items(probabilities: dict[Any, float], threshold: float, top_k: int, rank_floor: float) -> set[Any]:
+    """The decision rule of :class:`AbsenceModel`: the keys whose probability reaches ``threshold``, and the
+    ``top_k`` most probable keys whose probability is at least ``rank_floor`` (ties broken by key)."""
+    out = {k for k, p in probabilities.items() if p >= threshold}
+    ranked = sorted(probabilities, key=lambda k: (-probabilities[k], k))[:top_k]
+    return out | {k for k in ranked if probabilities[k] >= rank_floor}
 
 
 @cache

@@ -229,7 +229,7 @@ class Explorer:
             return
         seen = set(self.pages)
         for url in self.graph.routes:
-            if url not in seen and len(self.forms) < self.max_forms and self._shows_fields(url, None):
+            if url not in seen and len(self.forms) < self.max_forms and self._route_shows_fields(url):
                 self.sess.goto(url)
                 self._register_forms(read_model(self.page), url, None)
         for edge in self.graph.edges:
@@ -247,9 +247,10 @@ class Explorer:
             self.sess.settle()
             self._register_forms(read_model(self.page), source.url, opener)
 
-    def _shows_fields(self, url: str, via: str | None) -> bool:
+    def _route_shows_fields(self, url: str) -> bool:
+        """The route, as opened by its URL, showed form fields in the crawl."""
         assert self.graph is not None
-        return any(s.url == url and s.via == via and _has_fields(s.controls) for s in self.graph.states)
+        return any(s.url == url and s.via is None and _has_fields(s.controls) for s in self.graph.states)
 
     def _lists(self, model: PageModel) -> None:
         if not model.list_sel:
@@ -296,4 +297,4 @@ _FIELD_ROLES = {"text", "email", "number", "tel", "url", "date", "datetime-local
 
 
 def _has_fields(controls: list[dict]) -> bool:
-    return sum(c.get("role") in _FIELD_ROLES for c in controls) >= 1
+    return any(c.get("role") in _FIELD_ROLES for c in controls)
