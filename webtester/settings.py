@@ -46,6 +46,10 @@ ENV_VARS: dict[str, str] = {
     "max_tool_calls_per_instance": "WEBTESTER_MAX_TOOL_CALLS_PER_INSTANCE",
     "network": "WEBTESTER_NETWORK",
     "serve": "WEBTESTER_SERVE",
+    "item_time_limit": "WEBTESTER_ITEM_TIME_LIMIT",
+    "instance_time_limit": "WEBTESTER_INSTANCE_TIME_LIMIT",
+    "model_timeout": "WEBTESTER_MODEL_TIMEOUT",
+    "model_retries": "WEBTESTER_MODEL_RETRIES",
 }
 
 #: Flat names of judge fields, accepted in the config file and as overrides.
@@ -103,6 +107,15 @@ class Settings(BaseModel):
     serve: Literal["dev", "build"] = Field(
         default="dev", description="how npm apps are served: their dev server, or a cached production build"
     )
+    item_time_limit: float = Field(
+        default=300.0, gt=0, description="wall-clock seconds one item may take before it is recorded as an error",
+    )
+    instance_time_limit: float = Field(
+        default=3600.0, gt=0,
+        description="wall-clock seconds one instance may take; items not reached in time are recorded as errors",
+    )
+    model_timeout: float = Field(default=120.0, gt=0, description="seconds one model request may take")
+    model_retries: int = Field(default=2, ge=0, le=10, description="retries of a failed model request")
 
     @property
     def model_configured(self) -> bool:
