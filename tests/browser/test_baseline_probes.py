@@ -138,3 +138,11 @@ def test_llm_agent_gets_the_probe_findings(browser, server, tmp_path, bad):
         page.close()
     assert verdict.status is (Status.failed if bad else Status.passed), verdict
     assert any(step.startswith("run_probes(") for step in verdict.evidence.steps)
+
+
+def test_a_control_whose_handler_only_takes_the_focus_is_dead(session):
+    """A button with a click handler that does nothing visible (it only becomes the focused element)."""
+    sess = session("dead_onclick.html", bad=False)
+    probe_controls(sess)
+    dead = [f for f in sess.log.findings if f.probe == "dead-control"]
+    assert len(dead) == 1 and "Download" in dead[0].element, [f"{f.probe}: {f.element}" for f in sess.log.findings]
