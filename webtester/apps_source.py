@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 from webtester.cache import cache_root
-from webtester.errors import AbsentError
+from webtester.errors import AbsentError, InputError
 
 _MARKER = ".webtester-source"  # fingerprint of the source the cached copy was made from
 _SKIP = {"node_modules", ".git", "dist"}
@@ -100,8 +100,13 @@ def _fingerprint(source: Path) -> str:
 
 
 def _unzip(archive: Path, target: Path) -> None:
-    """Extract ``archive`` into ``target``, refusing members that would land outside it."""
-    with zipfile.ZipFile(archive) as zf:
+    """Extract ``archive`` into ``target``, refusing members that would land outside it; an archive that is not a
+    zip raises :class:`~webtester.errors.InputError` naming it."""
+    try:
+        zf = zipfile.ZipFile(archive)
+    except zipfile.BadZipFile as exc:
+        raise InputError(f"{archive}: not a zip archive ({exc})") from None
+    with zf:
         for member in zf.infolist():
             parts = PurePosixPath(member.filename).parts
             if member.filename.startswith("/") or ".." in parts or (parts and ":" in parts[0]):

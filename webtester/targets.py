@@ -15,6 +15,7 @@ from typing import Protocol
 from webtester import bundled
 from webtester.apps_source import find_app
 from webtester.browser.launcher import start_app, start_dataset_app
+from webtester.errors import InputError
 from webtester.models import AppSpec, Instance
 
 Target = Instance | AppSpec | str | Path
@@ -47,14 +48,35 @@ def names_bundled_app(target: Target) -> bool:
 
 
 def resolve_target(target: Target) -> Instance | AppSpec | str | Path:
-    """``target`` with a bundled app's name replaced by its instance; raises ``ValueError`` for an unknown name."""
+    """``target`` with a bundled app's name replaced by its instance; raises :class:`~webtester.errors.InputError`
+    for an unknown name and for a path that is not an app folder (:func:`check_app_folder`)."""
+    if isinstance(target, (str, Path)) and not is_url(target) and Path(target).exists():
+        check_app_folder(Path(target))
     if not names_bundled_app(target):
         return target
     assert isinstance(target, str)
     try:
         return bundled.get_instance(target)
     except KeyError as exc:
-        raise ValueError(f"{target!r} is not a URL, a folder or a bundled app ({exc.args[0]})") from None
+        raise InputError(f"{target!r} is not a URL, a folder or a bundled app ({exc.args[0]})") from None
+
+
+def check_app_target(target: str) -> None:
+    """Raise :class:`~webtester.errors.InputError` unless ``target`` is a URL or an app folder (:func:`check_app_folder`)."""
+    if is_url(target):
+        return
+    if not Path(target).exists():
+        raise InputError(f"not a URL and not a folder: {target!r}")
+    check_app_folder(Path(target))
+
+
+def check_app_folder(folder: Path) -> None:
+    """Raise :class:`~webtester.errors.InputError` unless ``folder`` is an npm project (``package.json``) or a
+    static site (``index.html``): anything else would be served as a file listing and tested as if it were the app."""
+    if not folder.is_dir():
+        raise InputError(f"{folder}: not a folder; give the app's folder (with index.html or package.json) or a URL")
+    if not (folder / "package.json").is_file() and not (folder / "index.html").is_file():
+        raise InputError(f"{folder}: no index.html (a static site) and no package.json (an npm project) in this folder")
 
 
 def target_label(target: Target) -> str:

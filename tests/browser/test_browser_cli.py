@@ -41,7 +41,7 @@ def test_observe_prints_the_agent_view_of_a_running_app():
 
 def test_observe_reports_an_app_that_cannot_start():
     result = CliRunner().invoke(cli, ["observe", "/no/such/app"])
-    assert result.exit_code == 1 and "not a URL and not a folder" in result.output
+    assert result.exit_code == 2 and "not a URL and not a folder" in result.stderr
 
 
 def test_apps_list_shows_the_bundled_apps():

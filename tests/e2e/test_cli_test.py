@@ -31,7 +31,7 @@ def test_webtester_test_through_the_openai_wire(tmp_path):
             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240,
         )
         requests = list(stub.requests)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # a Fail was found
     assert "1 passed, 1 failed, 0 errors" in proc.stdout
     folder = out / "portfolio_site"
 

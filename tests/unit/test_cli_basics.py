@@ -27,5 +27,5 @@ def test_datasets_stats_reports_bad_file(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json}\n")
     result = runner.invoke(app, ["datasets", "stats", str(bad)], terminal_width=200)
-    assert result.exit_code == 1
-    assert "bad.jsonl:1: invalid JSON" in result.output
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "bad.jsonl:1: invalid JSON" in result.stderr

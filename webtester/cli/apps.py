@@ -5,17 +5,23 @@ from __future__ import annotations
 import signal
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
+
+from webtester.errors import InputError
+
+if TYPE_CHECKING:
+    from webtester.browser.launcher import RunningApp
 
 app = typer.Typer(no_args_is_help=True)
 
 
 def _serve_until_interrupted(running, what: str) -> None:
     """Print the URL, then keep the app up until Ctrl-C (or SIGTERM); always stop it."""
-    from rich.console import Console
+    from webtester.redact import redacting_console
 
-    console = Console(stderr=True)
+    console = redacting_console(stderr=True)
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
@@ -34,13 +40,27 @@ def _serve_until_interrupted(running, what: str) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
+def start_target(target: str, **options: Any) -> RunningApp:
+    """Start a static folder, npm project or URL (``options`` go to the launcher); exit 2 when ``target`` is not
+    one (:func:`webtester.targets.check_app_target`), 1 when the app does not start."""
+    from webtester.browser.launcher import AppStartError, start_app
+    from webtester.cli.exits import error_exit
+    from webtester.targets import check_app_target
+
+    try:
+        check_app_target(target)
+        return start_app(target, **options)
+    except (InputError, AppStartError) as exc:
+        raise error_exit(exc) from None
+
+
 @app.command("list")
 def list_apps() -> None:
     """The bundled apps: category, gold item count, seeded defects (shipped / total)."""
-    from rich.console import Console
     from rich.table import Table
 
     from webtester.bundled import load_bundled
+    from webtester.redact import redacting_console
 
     table = Table("index", "category", "items", "failing", "defects shipped/total", "kind")
     for inst in load_bundled():
@@ -50,7 +70,7 @@ def list_apps() -> None:
             inst.index, inst.category.value, str(len(inst.checklist)), str(failing),
             f"{len(inst.shipped_defects())}/{len(defects)}", inst.app.kind if inst.app else "static",
         )
-    Console().print(table)
+    redacting_console().print(table)
 
 
 @app.command("serve")
@@ -82,11 +102,5 @@ def start(
     log: Path | None = typer.Option(None, help="write the dev server's log here"),
 ) -> None:
     """Start any app (static folder / npm project / URL), print its URL, run until Ctrl-C."""
-    from webtester.browser.launcher import AppStartError, start_app
-
-    try:
-        running = start_app(target, timeout=timeout, log_path=log)
-    except AppStartError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+    running = start_target(target, timeout=timeout, log_path=log)
     _serve_until_interrupted(running, f"{target} ({running.kind})")

@@ -8,8 +8,10 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from webtester.errors import WebtesterError
+from webtester.cli.exits import INTERRUPTED, bench_exit_code, input_error, print_error
+from webtester.errors import InputError, WebtesterError
 from webtester.models import Instance
+from webtester.redact import redacting_console
 from webtester.report import write_reports
 
 
@@ -31,8 +33,12 @@ def bench(
     retry_failed: bool = typer.Option(False, "--retry-failed", help="Rerun instances recorded as failed."),
     config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with model settings."),
     runner: Optional[str] = typer.Option(None, "--runner", hidden=True, help="module:function run per instance."),
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when an instance failed (input errors still exit 2)."),
 ) -> None:
-    """Run a tester over a dataset, concurrently and resumably, and write a run folder."""
+    """Run a tester over a dataset, concurrently and resumably, and write a run folder.
+
+    Exit codes: :data:`webtester.cli.exits.BENCH_CODES`.
+    """
     import time
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -42,8 +48,9 @@ def bench(
     from webtester.datasets import DatasetError, load_dataset
     from webtester.eval.bench import BenchConfig, run_bench
     from webtester.settings import SettingsError, load_settings
+    from webtester.targets import app_present
 
-    console = Console()
+    console = redacting_console()
     if mode not in ("e2e", "oracle"):
         raise typer.BadParameter("use e2e or oracle", param_hint="--mode")
     try:
@@ -54,8 +61,7 @@ def bench(
         path = GOLD_ROOT if dataset == "bundled" else Path(dataset)
         instances = load_dataset(path)
     except (DatasetError, SettingsError) as exc:
-        console.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(2) from None
+        raise input_error(exc) from None
     if only:
         wanted = [i.strip() for i in only.split(",") if i.strip()]
         unknown = sorted(set(wanted) - {i.index for i in instances})
@@ -68,6 +74,8 @@ def bench(
         raise typer.BadParameter("a WebTestBench dataset needs --apps DIR (a folder of app zips or app folders)", param_hint="--apps")
     if apps is not None and not apps.exists():
         raise typer.BadParameter(f"{apps}: no such folder", param_hint="--apps")
+    if apps is not None and instances and not any(app_present(i, apps) for i in instances):
+        raise typer.BadParameter(f"{apps} holds the app of none of the {len(instances)} instances", param_hint="--apps")
     run_dir = out or Path(settings.output_dir) / f"bench-{mode}-{time.strftime('%Y%m%d-%H%M%S')}"
     cfg = BenchConfig(mode=mode, tester=tester, model=model, build=build, apps_root=apps.resolve() if apps else None,
                       config=config.resolve() if config else None, workers=workers, timeout=timeout, retry_failed=retry_failed,
@@ -86,9 +94,11 @@ def bench(
         try:
             report = run_bench(instances, run_dir, cfg, settings=settings, dataset=label, on_update=update,
                                on_event=rows)
+        except InputError as exc:  # e.g. the run folder is held by another process
+            raise input_error(exc) from None
         except KeyboardInterrupt:
-            console.print(f"Interrupted; rerun with --out {run_dir} to resume.", highlight=False)
-            raise typer.Exit(130) from None
+            print_error(f"rerun with --out {run_dir} to resume", "interrupted")
+            raise typer.Exit(INTERRUPTED) from None
     console.print(f"Ran {len(report.ran)}, skipped {len(report.skipped)} finished, failed {len(report.failed)} "
                   f"in {report.seconds:.1f} s.", highlight=False)
     for index, reason in sorted(report.failed.items()):
@@ -100,6 +110,7 @@ def bench(
         console.print(f"  ran again {index}: {reason}", highlight=False)
     _write_report(console, run_dir, [i for i in instances if i.index not in report.absent])
     console.print(f"Run folder: {run_dir}  (score it: webtester score {run_dir})", highlight=False)
+    raise typer.Exit(bench_exit_code(report, exit_zero))
 
 
 def _write_report(console: Console, run_dir: Path, instances: list[Instance]) -> None:
@@ -108,6 +119,6 @@ def _write_report(console: Console, run_dir: Path, instances: list[Instance]) ->
         html, junit = write_reports(run_dir, instances=instances,
                                     not_scored_reason=f"score it with: webtester score {run_dir}")
     except (WebtesterError, OSError) as exc:  # the run's own files are written; a report problem must not hide them
-        console.print(f"[yellow]report not written:[/yellow] {type(exc).__name__}: {exc}", soft_wrap=True)
+        print_error(f"{type(exc).__name__}: {exc}", "report not written")
         return
     console.print(f"report: {html}  JUnit XML: {junit}", soft_wrap=True)

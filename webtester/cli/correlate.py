@@ -7,6 +7,8 @@ from typing import Optional
 
 import typer
 
+from webtester.cli.exits import error_exit
+
 HELP = """Correlate automatic scores with human matching annotations.
 
   webtester correlate ANNOTATIONS RUN_DIR... [--judge embedding]   run a study
@@ -29,16 +31,15 @@ def correlate(
     seed: int = typer.Option(0, help="Seed of the bootstrap."),
     config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with the judge's model settings."),
 ) -> None:
-    from rich.console import Console
-
     from webtester.cli.score import _dataset_path
     from webtester.datasets import DatasetError, load_dataset
     from webtester.eval.correlation import AnnotationError, load_annotations, load_systems, run_study
     from webtester.eval.judges import JudgeError, get_judge
+    from webtester.redact import redacting_console
     from webtester.runfolder import RunFolderError, read_manifest
     from webtester.settings import SettingsError, load_settings
 
-    console = Console()
+    console = redacting_console()
     template = args[0] == "template"
     paths = [Path(a) for a in (args[1:] if template else args[1:])]
     if not paths:
@@ -58,8 +59,7 @@ def correlate(
     except (AnnotationError, DatasetError, RunFolderError, JudgeError, SettingsError, ValueError) as exc:
         if isinstance(exc, typer.BadParameter):
             raise
-        console.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(1) from None
+        raise error_exit(exc) from None
     from webtester.eval.correlation.report import print_study, write_study
 
     print_study(result, console)

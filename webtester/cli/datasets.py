@@ -14,17 +14,16 @@ def stats(
     path: Path = typer.Argument(..., help="WebTestBench-style JSONL file, or a folder of them (e.g. gold/)."),
 ) -> None:
     """Print instances, gold items and failing items per dimension and per category."""
-    from rich.console import Console
-
+    from webtester.cli.exits import input_error
     from webtester.datasets import DatasetError, load_dataset
     from webtester.datasets.stats import dataset_stats
+    from webtester.redact import redacting_console
 
-    console = Console()
+    console = redacting_console()
     try:
         instances = load_dataset(path)
     except DatasetError as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        raise typer.Exit(1) from None
+        raise input_error(exc) from None
     s = dataset_stats(instances)
     per_item = s.total.items / s.total.instances if s.total.instances else 0.0
     console.print(

@@ -55,22 +55,26 @@ def demo(
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the 95% intervals (0: none)."),
     config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with model settings."),
 ) -> None:
-    """Test the bundled apps, score them against gold and write report.html and junit.xml."""
-    from rich.console import Console
+    """Test the bundled apps, score them against gold and write report.html and junit.xml.
+
+    Exit codes: :data:`webtester.cli.exits.BENCH_CODES`.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from webtester import bundled
+    from webtester.cli.exits import INTERRUPTED, bench_exit_code, input_error, print_error
     from webtester.cli.progress import InstanceRows
+    from webtester.errors import InputError
     from webtester.eval.bench import BenchConfig, run_bench
+    from webtester.redact import redacting_console
     from webtester.settings import SettingsError, load_settings
 
-    console = Console(width=None if sys.stdout.isatty() else 140)
+    console = redacting_console(width=None if sys.stdout.isatty() else 140)
     started, cpu_started = time.perf_counter(), time.process_time()
     try:
         settings = load_settings(config)
     except SettingsError as exc:
-        console.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(2) from None
+        raise input_error(exc) from None
     kind, sentence = choose_tester(tester, settings)
     instances = bundled.load_bundled()
     if apps:
@@ -101,11 +105,13 @@ def demo(
         try:
             report = run_bench(instances, Path(run_dir), cfg, settings=settings, dataset="bundled", on_update=update,
                                on_event=rows)
+        except InputError as exc:  # e.g. the run folder is held by another process
+            raise input_error(exc) from None
         except KeyboardInterrupt:
-            console.print(f"Interrupted; rerun with --out {run_dir} to resume.", highlight=False)
-            raise typer.Exit(130) from None
+            print_error(f"rerun with --out {run_dir} to resume", "interrupted")
+            raise typer.Exit(INTERRUPTED) from None
     for index, reason in sorted(report.failed.items()):
-        console.print(f"[yellow]  {index} failed:[/yellow] {reason}", highlight=False)
+        print_error(reason, f"  {index} failed")
     scores = _score(console, Path(run_dir), gold, build, bootstrap)
     from webtester.report import write_reports
 
@@ -117,8 +123,7 @@ def demo(
                   highlight=False)
     console.print(f"HTML report: {html}", highlight=False)
     console.print(f"JUnit XML:   {junit}", highlight=False)
-    if report.results and all(r.status == "failed" for r in report.results.values()):
-        raise typer.Exit(1)
+    raise typer.Exit(bench_exit_code(report))
 
 
 def _score(console: Any, run_dir: Path, gold: list[Instance], build: str, bootstrap: int) -> ReportScores | None:

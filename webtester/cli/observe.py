@@ -19,16 +19,12 @@ def observe(
     trace: Path | None = typer.Option(None, "--trace", help="save a Playwright trace of the visit to this .zip"),
 ) -> None:
     """Open TARGET in the confined browser and print the compact view the agent gets."""
-    from webtester.browser.launcher import AppStartError, start_app
     from webtester.browser.mcp_format import mcp_snapshot
     from webtester.browser.session import BrowserSession
     from webtester.browser.tools import make_browser_tools
+    from webtester.cli.apps import start_target
 
-    try:
-        running = start_app(target)
-    except AppStartError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+    running = start_target(target)
     try:
         with BrowserSession(trace_dir=trace.parent if trace else None) as session:
             item = session.new_item_page(running.url, trace_name=trace.stem if trace else None)

@@ -7,6 +7,9 @@ from typing import Optional
 
 import typer
 
+from webtester.cli.exits import error_exit
+from webtester.errors import InputError
+
 
 def _dataset_path(value: str | None, manifest: dict) -> Path:
     from webtester.bundled import GOLD_ROOT
@@ -31,15 +34,14 @@ def score(
     all_instances: bool = typer.Option(False, "--all", help="Score every dataset instance, not only those the run's manifest lists."),
 ) -> None:
     """Score a run folder against gold checklists and print the summary tables."""
-    from rich.console import Console
-
     from webtester.datasets import DatasetError, load_dataset
     from webtester.eval.judges import JUDGES, JudgeError, get_judge
     from webtester.eval.reports import print_summary, write_reports
     from webtester.eval.scoring import score_run_full
+    from webtester.redact import redacting_console
     from webtester.runfolder import RunFolderError, read_manifest, read_matches, scored_indices, scores_dir
 
-    console = Console()
+    console = redacting_console()
     if not run_dir.is_dir():
         raise typer.BadParameter(f"{run_dir} is not a folder", param_hint="RUN_DIR")
     try:
@@ -52,7 +54,7 @@ def score(
         if listed and not all_instances:
             subset = [i for i in instances if i.index in listed]
             if not subset:
-                raise ValueError("none of the instances in the run's manifest is in the dataset; check --dataset")
+                raise InputError("none of the instances in the run's manifest is in the dataset; check --dataset")
             if len(subset) < len(instances):
                 console.print(f"Scoring the {len(subset)} instances the run's manifest lists "
                               f"(of {len(instances)} in the dataset; --all for every one).", highlight=False)
@@ -72,8 +74,7 @@ def score(
     except (DatasetError, RunFolderError, JudgeError, ValueError) as exc:
         if isinstance(exc, typer.BadParameter):
             raise
-        console.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(1) from None
+        raise error_exit(exc) from None
     title = f"Scores of {run_dir.name}"
     if manifest.get("tester"):
         title += f" (tester {manifest['tester']}, mode {manifest.get('mode', '?')})"

@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from webtester.cli.exits import INTERRUPTED, input_error, print_error, test_exit_code
+from webtester.errors import InputError
+
 if TYPE_CHECKING:
     from webtester.agents.base import Tester
     from webtester.models import InstanceResult
@@ -36,11 +39,16 @@ def test(
     max_items: Optional[int] = typer.Option(None, "--max-items", help="Most checklist items to generate (default 20)."),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML settings file."),
     name: Optional[str] = typer.Option(None, "--name", help="Instance name used for the run sub-folder."),
+    exit_zero: bool = typer.Option(
+        False, "--exit-zero", help="Exit 0 even when a Fail is found or the instance failed (usage and input errors still exit 2).",
+    ),
 ) -> None:
-    """Test one app: checklist, a verdict per item, bug reports with evidence; a summary table at the end."""
-    from rich.console import Console
+    """Test one app: checklist, a verdict per item, bug reports with evidence; a summary table at the end.
 
-    from webtester.settings import SettingsError, load_settings
+    Exit codes: :data:`webtester.cli.exits.TEST_CODES`.
+    """
+    from webtester.redact import redacting_console as Console  # every line it prints is redacted
+    from webtester.settings import load_settings
 
     console = Console()
     try:
@@ -50,22 +58,22 @@ def test(
         )
         plan = _plan(app_or_url, instruction, instruction_file, oracle, name)
         tester_obj = _tester(tester, settings, model)
-    except (SettingsError, ValueError, FileNotFoundError, ImportError) as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        raise typer.Exit(2) from None
+    except (ValueError, FileNotFoundError, ImportError) as exc:  # InputError is a ValueError
+        raise input_error(exc) from None
     run_dir = out or settings.output_dir / f"{_dt.datetime.now():%Y%m%d-%H%M%S}-{plan['index']}"
     console.print(f"[bold]webtester test[/bold] {app_or_url}  tester=[cyan]{tester_obj.name}[/cyan]  "
                   f"mode={plan['mode']}  run folder={run_dir}", soft_wrap=True)
     try:
         result = _run(console, plan, tester_obj, settings, run_dir, build)
+    except InputError as exc:  # e.g. the run folder is held by another process
+        raise input_error(exc) from None
     except KeyboardInterrupt:
-        console.print(f"[yellow]interrupted.[/yellow] Resume where it stopped with: webtester test {app_or_url} "
-                      f"--out {run_dir} (and the same options)", soft_wrap=True)
-        raise typer.Exit(130) from None
+        print_error(f"resume where it stopped with: webtester test {app_or_url} --out {run_dir} (and the same options)",
+                    "interrupted")
+        raise typer.Exit(INTERRUPTED) from None
     _summary(console, result, run_dir)
     _write_report(console, run_dir, plan)
-    if result.status != "ok":
-        raise typer.Exit(1)
+    raise typer.Exit(test_exit_code(result, exit_zero))
 
 
 def _tester(kind: str, settings: Settings, model: str | None) -> Tester:
@@ -75,7 +83,7 @@ def _tester(kind: str, settings: Settings, model: str | None) -> Tester:
     if kind == "llm":
         names = [model] if model else [settings.stage_model("checklist"), settings.stage_model("detection")]
         if any(ModelSpec.parse(n).kind == "openai" for n in names) and not settings.model_configured:
-            raise ValueError(
+            raise InputError(
                 "no model endpoint configured: set OPENAI_API_KEY and/or OPENAI_BASE_URL (or a config file), "
                 "or use --model scripted:SCRIPT.yaml, --model replay:RUN_DIR, or --tester baseline"
             )
@@ -90,17 +98,23 @@ def _plan(target: str, instruction: str | None, instruction_file: Path | None, o
     """What to run: target, instruction, index and (oracle mode) the gold items."""
     from webtester.models import Instance
     from webtester.targets import is_url, resolve_target
+    from webtester.textfile import read_user_text
 
     resolved = resolve_target(target)
     inst = resolved if isinstance(resolved, Instance) else None
     if instruction_file is not None:
-        if instruction:
-            raise ValueError("give --instruction or --instruction-file, not both")
-        instruction = instruction_file.read_text(encoding="utf-8").strip()
-    if not instruction:
+        if instruction is not None:
+            raise InputError("give --instruction or --instruction-file, not both")
+        instruction = read_user_text(instruction_file, InputError, "instruction file")
+        if not instruction.strip():
+            raise InputError(f"{instruction_file}: the instruction file is empty")
+    elif instruction is not None and not instruction.strip():
+        raise InputError("--instruction is blank: give the instruction the app was built from")
+    if instruction is None:
         if inst is None:
-            raise ValueError("--instruction or --instruction-file is required for apps that are not bundled")
+            raise InputError("--instruction or --instruction-file is required for apps that are not bundled")
         instruction = inst.instruction
+    instruction = instruction.strip()
     if is_url(target):
         index = name or _slug(target.split("://", 1)[1])
     else:
@@ -116,23 +130,24 @@ def _gold_items(oracle: str, inst: Any, index: str) -> list:
     from webtester.datasets import load_dataset
     from webtester.datasets.markdown import parse_checklist
     from webtester.models import oracle_items
+    from webtester.textfile import read_user_text
 
     if oracle == "bundled":
         if inst is None:
-            raise ValueError("--oracle bundled needs a bundled app")
+            raise InputError("--oracle bundled needs a bundled app")
         return oracle_items(inst)
     path = Path(oracle)
     if not path.exists():
-        raise FileNotFoundError(f"gold checklist not found: {path}")
+        raise InputError(f"{path}: gold checklist not found")
     if path.suffix == ".md":
-        items = parse_checklist(path.read_text(encoding="utf-8"))
+        items = parse_checklist(read_user_text(path, InputError, "markdown checklist"))
         if not items:
-            raise ValueError(f"{path}: no checklist items found")
+            raise InputError(f"{path}: no checklist items found")
         return items
     instances = load_dataset(path)
     chosen = [i for i in instances if i.index == index] or (instances if len(instances) == 1 else [])
     if not chosen:
-        raise ValueError(f"{path}: no instance named {index!r} among {len(instances)}; pass --name")
+        raise InputError(f"{path}: no instance named {index!r} among {len(instances)}; pass --name")
     return oracle_items(chosen[0])
 
 
@@ -175,7 +190,7 @@ def _write_report(console: Any, run_dir: Path, plan: dict) -> None:
         html, junit = write_reports(run_dir, instructions={plan["index"]: plan["instruction"]},
                                     not_scored_reason=f"score it with: webtester score {run_dir}")
     except Exception as exc:  # the run's own files are written; a report problem must not hide them
-        console.print(f"[yellow]report not written:[/yellow] {type(exc).__name__}: {exc}", soft_wrap=True)
+        print_error(f"{type(exc).__name__}: {exc}", "report not written")
         return
     console.print(f"report: {html}  JUnit XML: {junit}", soft_wrap=True)
 
@@ -207,7 +222,7 @@ def _summary(console: Any, result: Any, run_dir: Path) -> None:
         soft_wrap=True,
     )
     if result.status != "ok":
-        console.print(f"[red]instance failed:[/red] {result.reason}", soft_wrap=True)
+        print_error(result.reason, "instance failed")
     folder = run_dir / result.index
     console.print(f"results: {folder / 'result.md'}  bug reports: {folder / 'bugs.md'}  manifest: {run_dir / 'manifest.json'}",
                   soft_wrap=True)

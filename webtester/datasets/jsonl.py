@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from webtester.errors import InputError
 from webtester.models import Instance
+from webtester.textfile import read_user_text
 
 
 class DatasetError(InputError):
@@ -19,10 +20,12 @@ class DatasetError(InputError):
 def json_lines(path: Path, error: type[Exception] = ValueError) -> Iterator[tuple[int, dict]]:
     """(line number, object) for every non-blank line of a JSONL file.
 
-    A line that is not valid JSON, or not a JSON object, raises ``error`` with
-    a message that starts with ``path:line``.
+    A file that cannot be read (missing, a folder, not UTF-8), a line that is
+    not valid JSON, or not a JSON object, raises ``error`` with a message that
+    starts with ``path`` (and ``:line``).
     """
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    text = read_user_text(path, error, "JSONL file")
+    for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -35,7 +38,11 @@ def json_lines(path: Path, error: type[Exception] = ValueError) -> Iterator[tupl
 
 
 def load_dataset(path: str | Path) -> list[Instance]:
-    """Load a JSONL file, or every ``*.jsonl`` file of a folder in name order."""
+    """Load a JSONL file, or every ``*.jsonl`` file of a folder in name order.
+
+    Raises :class:`DatasetError` naming the file (and line) for anything unusable, including a file that holds
+    no instance.
+    """
     path = Path(path)
     if path.is_dir():
         files = sorted(path.glob("*.jsonl"))
@@ -48,6 +55,7 @@ def load_dataset(path: str | Path) -> list[Instance]:
     instances: list[Instance] = []
     seen: dict[str, str] = {}
     for file in files:
+        count = len(instances)
         for lineno, record in json_lines(file, DatasetError):
             where = f"{file}:{lineno}"
             try:
@@ -58,6 +66,8 @@ def load_dataset(path: str | Path) -> list[Instance]:
                 raise DatasetError(f"{where}: duplicate index {inst.index!r} (first at {seen[inst.index]})")
             seen[inst.index] = where
             instances.append(inst)
+        if len(instances) == count:
+            raise DatasetError(f"{file}: no instances (the file holds no JSON line)")
     return instances
 
 
