@@ -6,8 +6,9 @@ resume (their handles are not part of the checkpointed state: only the URL is).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from playwright.sync_api import Browser
 from webtester.agents.base import Tester
 from webtester.browser.confinement import OFFLINE
 from webtester.browser.session import BrowserSession, ItemPage
+from webtester.redact import redact_data
 from webtester.runfolder import InstanceFolder
 from webtester.settings import Settings
 from webtester.targets import AppStarter, StartedApp
@@ -97,7 +99,13 @@ class RunContext:
     max_items: int = 20
     max_tool_calls_per_item: int = 30
     max_tool_calls_per_instance: int = 150
+    item_time_limit: float = 300.0
+    instance_time_limit: float = 3600.0
     on_event: Event | None = None
+    started: float = field(default_factory=time.monotonic)
+    """When this context was made (``time.monotonic()``): the instance's clock runs from here."""
+    prior_seconds: float | None = None
+    """Seconds the instance ran before this context (in an interrupted run), read from the state once."""
 
     @classmethod
     def create(cls, tester: Tester, folder: InstanceFolder, start: AppStarter, settings: Settings, *,
@@ -108,11 +116,20 @@ class RunContext:
             browser=BrowserHandle(executable=settings.browser_path, trace_dir=folder.traces, browser=browser,
                                   network=settings.network),
             max_items=settings.max_items, max_tool_calls_per_item=settings.max_tool_calls_per_item,
-            max_tool_calls_per_instance=settings.max_tool_calls_per_instance, on_event=on_event,
+            max_tool_calls_per_instance=settings.max_tool_calls_per_instance,
+            item_time_limit=settings.item_time_limit, instance_time_limit=settings.instance_time_limit,
+            on_event=on_event,
         )
 
+    def instance_seconds(self, state: Mapping[str, Any]) -> float:
+        """Wall-clock seconds the instance has run: in earlier runs (``state['instance_seconds']``) and in this one."""
+        if self.prior_seconds is None:
+            self.prior_seconds = float(state.get("instance_seconds") or 0.0)
+        return self.prior_seconds + time.monotonic() - self.started
+
     def emit(self, event: str, **data: Any) -> None:
-        """Report progress (the CLI shows it); never lets a display problem stop a run."""
+        """Report progress (the CLI shows it), redacted; never lets a display problem stop a run."""
+        data = redact_data(data)
         self.folder.log(f"{event} {data}" if data else event)
         if self.on_event is not None:
             try:

@@ -8,6 +8,11 @@ No node lets an ordinary exception escape: an app that does not start, a
 tester that cannot prepare or a checklist that cannot be generated fails the
 instance (with the reason); an item that cannot be executed gets an ``error``
 verdict and the run goes on.
+
+Time is bounded per item (``Settings.item_time_limit``: the tester gets the
+deadline in its :class:`~webtester.agents.base.ItemBudget`) and per instance
+(``Settings.instance_time_limit``: an item still running at the instance's limit
+ends there, items not reached get ``error`` verdicts, and the results are written).
 """
 
 from __future__ import annotations
@@ -58,7 +63,8 @@ def prepare_tester(state: TesterState, runtime: Runtime[RunContext]) -> dict[str
     ctx = runtime.context
     started = time.perf_counter()
     try:
-        ctx.tester.prepare(state["app_url"], ctx.browser, instruction=state.get("instruction", ""))
+        # the app's current URL: a resumed run has started the app again, maybe on another port
+        ctx.tester.prepare(ctx.app.ensure(), ctx.browser, instruction=state.get("instruction", ""))
     except Exception as exc:
         ctx.emit("prepare_failed", error=_brief(exc))
         return {"failure": f"tester preparation failed: {_brief(exc)}"}
@@ -71,7 +77,7 @@ def generate_checklist(state: TesterState, runtime: Runtime[RunContext]) -> dict
     ctx = runtime.context
     started = time.perf_counter()
     try:
-        checklist = ctx.tester.generate_checklist(state["instruction"], state["app_url"], ctx.max_items)
+        checklist = ctx.tester.generate_checklist(state["instruction"], ctx.app.ensure(), ctx.max_items)
     except Exception as exc:
         ctx.emit("checklist_failed", error=_brief(exc))
         spent = getattr(exc, "cost", None) or Cost()
@@ -106,6 +112,12 @@ def detect_item(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, A
     item = _pending(state)[0]
     instance = InstanceBudget(ctx.max_tool_calls_per_instance, state.get("tool_calls_used") or 0)
     budget = ItemBudget(ctx.max_tool_calls_per_item, instance)
+    time_left = ctx.instance_time_limit - ctx.instance_seconds(state)
+    if time_left <= 0:  # the rest of the checklist is recorded as not reached, and the results are written
+        verdict = _error(item, f"not reached: instance time limit of {ctx.instance_time_limit:g} s")
+        return _record(ctx, state, verdict, instance)
+    budget.limit_time(ctx.item_time_limit, f"item time limit of {ctx.item_time_limit:g} s")
+    budget.limit_time(time_left, f"instance time limit of {ctx.instance_time_limit:g} s")
     ctx.emit("item_started", item=item.id, description=item.description)
     started = time.perf_counter()
     try:
@@ -136,9 +148,15 @@ def detect_item(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, A
     verdict.cost = verdict.cost.model_copy(
         update={"seconds": round(time.perf_counter() - started, 3), "tool_calls": max(verdict.cost.tool_calls, budget.used)}
     )
+    return _record(ctx, state, verdict, instance)
+
+
+def _record(ctx: RunContext, state: TesterState, verdict: Verdict, instance: InstanceBudget) -> dict[str, Any]:
+    """Log an item's verdict and return the state update that records it."""
     ctx.folder.append_verdict(verdict)
-    ctx.emit("item_done", item=item.id, status=verdict.status.value, cost=verdict.cost.model_dump())
-    return {"verdicts": [verdict.model_dump(mode="json")], "tool_calls_used": instance.used}
+    ctx.emit("item_done", item=verdict.item_id, status=verdict.status.value, cost=verdict.cost.model_dump())
+    return {"verdicts": [verdict.model_dump(mode="json")], "tool_calls_used": instance.used,
+            "instance_seconds": round(ctx.instance_seconds(state), 3)}
 
 
 def write_results(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, Any]:

@@ -34,6 +34,7 @@ class TesterState(TypedDict, total=False):
     checklist_notes: list[str]
     verdicts: Annotated[list[dict[str, Any]], merge_verdicts]  # Verdict records, one per item
     tool_calls_used: int  # instance budget spent so far
+    instance_seconds: float  # wall-clock seconds the instance has run so far (its time limit counts them)
     failure: str | None  # why the instance could not be run, when it could not
     # outcome
     result: dict[str, Any]  # InstanceResult record

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from webtester.errors import InputError
+from webtester.textfile import read_user_text
 
 DEFAULT_CONFIG_NAME = "webtester.toml"
 
@@ -152,8 +153,14 @@ class Settings(BaseModel):
         return base_url, self.api_key if same_endpoint else None
 
     def public_dict(self) -> dict[str, Any]:
-        """The settings as JSON-ready data with every secret replaced by whether it is set."""
+        """The settings as JSON-ready data with every secret replaced by whether it is set (and URL credentials
+        by ``***``)."""
+        from webtester.redact import redact_url
+
         data = self.model_dump(mode="json", exclude=SECRETS)
+        for section in (data, data["judge"]):
+            if section.get("base_url"):
+                section["base_url"] = redact_url(section["base_url"])
         data["api_key_set"] = self.api_key is not None
         data["judge"]["api_key_set"] = self.judge.api_key is not None
         return data
@@ -189,13 +196,15 @@ def _from_env(environ: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _from_file(path: Path) -> dict[str, Any]:
+    """The settings of a TOML config file; :class:`SettingsError` naming the file for anything unusable."""
+    text = read_user_text(path, SettingsError, "config file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise SettingsError(f"config file not found: {path}") from exc
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"{path}: invalid TOML: {exc}") from exc
+        raise SettingsError(f"{path}: invalid TOML: {exc}") from None
     section = data.get("webtester", data)
+    if not isinstance(section, Mapping):
+        raise SettingsError(f"{path}: 'webtester' must be a table ([webtester]), got {section!r}")
     known = set(Settings.model_fields) | set(FLAT_JUDGE_NAMES)
     unknown = sorted(set(section) - known)
     if unknown:

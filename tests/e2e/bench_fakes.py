@@ -11,6 +11,7 @@ real workflow's.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import time
@@ -30,7 +31,9 @@ def run_instance(instance, *, mode, tester, out_dir, apps_root=None, build="ship
     folder = InstanceFolder(out_dir, name)
     write_json(folder.root / "seen_settings.json", {
         "max_items": settings.max_items, "model": settings.model, "checklist_model": settings.checklist_model,
-        "api_key": settings.api_key.get_secret_value() if settings.api_key else None, "tester": tester.name,
+        # a digest, not the key: run-folder writes redact registered secrets
+        "api_key_sha256": hashlib.sha256(settings.api_key.get_secret_value().encode()).hexdigest() if settings.api_key else None,
+        "tester": tester.name,
     })
     emit("app_started", {"url": "http://127.0.0.1:1/"})
     if name.startswith("raise"):

@@ -78,11 +78,13 @@ def test_gives_up_after_the_bound_with_the_last_problem_and_the_cost():
     assert info.value.cost.model_calls == 2
 
 
-def test_model_call_errors_propagate_and_the_bound_must_be_positive():
+def test_model_call_errors_propagate_counted_and_the_bound_must_be_positive():
     from webtester.llm.scripted import ScriptedModelError
+    from webtester.llm.usage import ModelCallError
 
-    with pytest.raises(ScriptedModelError, match="endpoint down"):
+    with pytest.raises(ModelCallError, match="ScriptedModelError: endpoint down") as caught:
         ask([{"raise": "endpoint down"}])
+    assert isinstance(caught.value.__cause__, ScriptedModelError) and caught.value.cost.model_calls == 1
     with pytest.raises(ValueError, match="at least 1"):
         ask([], attempts=0)
 

@@ -12,6 +12,7 @@ confined to the app's origin (:class:`AppPage`, opened by a :class:`PageOpener`)
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -55,13 +56,27 @@ class InstanceBudget:
 
 @dataclass
 class ItemBudget:
-    """Tool calls left for one item, bounded by the instance's budget too."""
+    """Tool calls left for one item, bounded by the instance's budget too, and the item's wall-clock deadline."""
 
     limit: int
     instance: InstanceBudget
     used: int = 0
     model_calls: int = 0
     extra_model_calls: int = field(default=5, repr=False)
+    deadline: float | None = None
+    """``time.monotonic()`` by which the item must end (None: no time limit)."""
+    time_limit: str = ""
+    """What the deadline is, e.g. ``item time limit of 300 s``."""
+
+    def limit_time(self, seconds: float, what: str) -> None:
+        """End the item within ``seconds`` from now (``what`` names the limit), unless an earlier deadline is set."""
+        deadline = time.monotonic() + seconds
+        if self.deadline is None or deadline < self.deadline:
+            self.deadline, self.time_limit = deadline, what
+
+    def out_of_time(self) -> bool:
+        """Whether the deadline has passed (checked between steps: each step is bounded by its own timeouts)."""
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     @property
     def remaining(self) -> int:

@@ -19,6 +19,7 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from webtester.agents.base import Checklist, ChecklistError
+from webtester.llm.framing import neutralize
 from webtester.llm.structured import Reply, ReplyRejected, StructuredOutputError, ask_structured
 from webtester.models import Dimension, TestItem, item_id
 from webtester.prompts import load_prompt
@@ -68,7 +69,9 @@ def generate_checklist(
         raise ValueError("max_items must be at least 1")
     messages: list[BaseMessage] = [
         SystemMessage(content=load_prompt("checklist").render(max_items=max_items)),
-        HumanMessage(content=load_prompt("checklist_user").render(instruction=instruction, app_url=app_url, max_items=max_items)),
+        HumanMessage(content=load_prompt("checklist_user").render(
+            instruction=neutralize(instruction), app_url=app_url, max_items=max_items,
+        )),
     ]
     try:
         answer = ask_structured(

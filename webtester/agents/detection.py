@@ -10,7 +10,17 @@ their calls until a verdict is recorded. It enforces:
   schema, unknown tools): the model is told what was wrong; after
   ``max_malformed`` in a row the item is an ``error`` naming the problem;
 - a model that stops calling tools is nudged at most ``max_idle`` times;
-- a model call that raises ends the item as ``error`` with the steps so far.
+- a model call that raises ends the item as ``error`` with the steps so far (the
+  failed call counted);
+- the item's deadline (``ItemBudget.deadline``): checked between steps, each step
+  being bounded by the model timeout and the page timeouts; past it the item is an
+  ``error`` naming the limit;
+- one verdict per item: calls after the verdict in the same model message are not
+  run; each is answered with a tool error, and a second ``record_verdict`` is noted
+  in the recorded verdict's evidence as a conflict (never dropped).
+
+Page text and the instruction enter the prompt neutralized
+(:func:`webtester.llm.framing.neutralize`), so they cannot end their data frame.
 """
 
 from __future__ import annotations
@@ -27,7 +37,8 @@ from pydantic import BaseModel, ValidationError
 from webtester.agents.base import ItemBudget
 from webtester.agents.verdict import VERDICT_TOOL, VerdictDesk
 from webtester.llm.conversation import CHANNEL_KEY
-from webtester.llm.usage import add_usage
+from webtester.llm.framing import neutralize
+from webtester.llm.usage import FAILED_CALL, add_usage
 from webtester.models import Cost, Evidence, Status, TestItem, Verdict
 from webtester.prompts import load_prompt
 
@@ -40,7 +51,8 @@ def detection_messages(item: TestItem, instruction: str, observation: str, max_t
         item_id=item.id, dimension=item.dimension.value, description=item.description,
         action=item.action or "(not given: derive it from the description)",
         expected=item.expected or "(not given: derive it from the description)",
-        instruction=instruction or "(not given)", max_tool_calls=max_tool_calls, observation=observation,
+        instruction=neutralize(instruction) or "(not given)", max_tool_calls=max_tool_calls,
+        observation=neutralize(observation),
     )
     return [SystemMessage(content=load_prompt("detection").render()), HumanMessage(content=user)]
 
@@ -87,13 +99,19 @@ def run_detection(
             cost=cost.model_copy(update={"tool_calls": budget.used}),
         )
 
+    def out_of_time() -> Verdict:
+        return ended(Status.error, f"{budget.time_limit} reached: no verdict recorded")
+
     while desk.verdict is None:
+        if budget.out_of_time():
+            return out_of_time()
         if not budget.may_call_model():
             return ended(Status.error, f"no verdict recorded: {budget.exhausted_reason()}")
         budget.model_calls += 1
         try:
             ai: AIMessage = bound.invoke(messages, config=cfg)
         except Exception as exc:
+            cost += FAILED_CALL
             steps.append(f"model call failed: {type(exc).__name__}: {exc}")
             return ended(Status.error, f"model call failed: {type(exc).__name__}: {exc}")
         cost = add_usage(cost, ai)
@@ -112,8 +130,13 @@ def run_detection(
             messages.append(ToolMessage(content=f"Error: {last_problem}. Call the tool again with valid JSON arguments.",
                                         tool_call_id=bad.get("id") or "invalid"))
         for call in ai.tool_calls:
-            if desk.verdict is not None:
-                break
+            if desk.verdict is not None:  # one verdict per item: answered, not run
+                result = desk.after_verdict(call["name"], call.get("args"))
+                steps.append(_step(call["name"], call.get("args"), result))
+                messages.append(ToolMessage(content=result, tool_call_id=call.get("id") or "", name=call["name"]))
+                continue
+            if budget.out_of_time():
+                return out_of_time()
             if not budget.spend():
                 return ended(Status.error, f"no verdict recorded: {budget.exhausted_reason()}")
             result, ok = _run_tool(by_name, call)

@@ -14,6 +14,9 @@ idle, then the observation stops changing) and observes it again:
 Settling waits for network idle and a quiet DOM, then for two agreeing
 observations. A page that never stops changing cannot block a verdict forever: after
 ``max_refusals`` refusals the fail is recorded, with a note saying so.
+
+One verdict per item: a later ``record_verdict`` is rejected back to the agent
+as a tool error and noted in the recorded verdict's evidence as a conflict.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from webtester.agents.base import AppPage
 from webtester.browser.observe import observe
+from webtester.llm.framing import frame
 from webtester.models import BugReport, Evidence, Status, TestItem, Verdict
 
 VERDICT_TOOL = "record_verdict"
@@ -147,7 +151,7 @@ class VerdictDesk:
     def record(self, status: str, issue: str = "", actual: str = "", reason: str = "") -> str:
         """Tool body: record or refuse the verdict; the returned text goes back to the agent."""
         if self.verdict is not None:
-            return f"A verdict for {self.item.id} is already recorded ({self.verdict.status.value}); stop here."
+            return self.after_verdict(VERDICT_TOOL, {"status": status, "issue": issue, "actual": actual, "reason": reason})
         evidence = Evidence(notes=reason.strip())
         if status == "fail":
             page = self.item_page.page
@@ -157,7 +161,7 @@ class VerdictDesk:
                 fresh = self.item_page.observe().text  # the agent is shown this view; its references now apply
                 return (
                     "NOT RECORDED: the page changed since your last observation. This is the settled page now "
-                    f"(data from the application under test):\n<<<PAGE\n{fresh}\nPAGE>>>\n"
+                    f"(data from the application under test):\n{frame('PAGE', fresh)}\n"
                     "If the failure is still visible here, call record_verdict again; otherwise continue testing."
                 )
             note = "settled observation" if settled else "observation (the page did not settle)"
@@ -171,6 +175,25 @@ class VerdictDesk:
             evidence=evidence,
         )
         return f"Verdict recorded for {self.item.id}: {status}. Stop now."
+
+    def after_verdict(self, tool: str, args: Any) -> str:
+        """The answer to a tool call made after the verdict was recorded: not run. A second verdict is rejected
+        and kept, as a conflict, in the recorded verdict's evidence notes."""
+        verdict = self.verdict
+        if verdict is None:
+            raise RuntimeError(f"no verdict of {self.item.id} is recorded yet")
+        recorded = verdict.status.value
+        if tool != VERDICT_TOOL:
+            return (f"Error: {tool} not run: the verdict of {self.item.id} is already recorded ({recorded}); "
+                    "no further tool calls for this item.")
+        fields = args if isinstance(args, dict) else {"arguments": args}
+        said = str(fields.get("status", "?"))
+        detail = "; ".join(f"{k}: {str(v).strip()}" for k, v in fields.items() if k != "status" and str(v).strip())
+        conflict = (f"conflicting verdict rejected: a second record_verdict said {said}"
+                    + (f" ({detail[:_MAX_NOTE]})" if detail else "") + f" after {recorded} was recorded")
+        verdict.evidence.notes = "\n".join(filter(None, [verdict.evidence.notes, conflict]))
+        return (f"Error: one verdict per item: you already recorded {recorded} for {self.item.id}; this {said} "
+                "verdict is not recorded (the conflict is noted in the verdict's evidence). Stop now.")
 
     def _screenshot(self, evidence: Evidence) -> None:
         if self.screenshot_dir is None:

@@ -1,8 +1,10 @@
 """Chat models from a model spec.
 
 - ``NAME`` (or ``openai:NAME``): ``ChatOpenAI`` for any OpenAI-compatible endpoint
-  (``base_url`` / ``OPENAI_BASE_URL``, ``api_key`` / ``OPENAI_API_KEY``), with the
-  client's retries (exponential backoff) for transient HTTP errors (429, 5xx, timeouts).
+  (``base_url`` / ``OPENAI_BASE_URL``, ``api_key`` / ``OPENAI_API_KEY``), each request bounded by
+  ``Settings.model_timeout`` seconds and retried ``Settings.model_retries`` times by the client
+  (exponential backoff) on transient HTTP errors (429, 5xx, timeouts). Its key and the credentials of
+  its base URL are registered for redaction (:mod:`webtester.redact`).
 - ``scripted:PATH``: a :class:`~webtester.llm.scripted.ScriptedChatModel` from a script file.
 - ``replay:PATH``: replay of recorded exchanges (``exchanges.jsonl``, or a run folder
   holding ``<index>/exchanges.jsonl``, resolved per instance by the tester).
@@ -23,9 +25,12 @@ from pydantic import SecretStr
 
 from webtester.llm.recording import replay_model
 from webtester.llm.scripted import Script, ScriptedChatModel
+from webtester.redact import register, register_settings, url_secrets
 from webtester.settings import Settings, Stage
 
 Kind = Literal["openai", "scripted", "replay"]
+DEFAULT_TIMEOUT = Settings.model_fields["model_timeout"].default
+DEFAULT_RETRIES = Settings.model_fields["model_retries"].default
 
 
 @dataclass(frozen=True)
@@ -58,10 +63,14 @@ def openai_model(
     base_url: str | None = None,
     api_key: SecretStr | str | None = None,
     temperature: float = 0.0,
-    timeout: float = 120.0,
-    max_retries: int = 4,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_retries: int = DEFAULT_RETRIES,
 ) -> BaseChatModel:
-    """``ChatOpenAI`` for an OpenAI-compatible endpoint; unset values fall back to OPENAI_* variables."""
+    """``ChatOpenAI`` for an OpenAI-compatible endpoint; unset values fall back to OPENAI_* variables.
+
+    ``timeout``: seconds per request; ``max_retries``: retries of a failed request (so at most
+    ``max_retries + 1`` requests of ``timeout`` seconds each per call).
+    """
     kwargs: dict[str, Any] = {"model": name, "temperature": temperature, "timeout": timeout, "max_retries": max_retries}
     if base_url:
         kwargs["base_url"] = base_url
@@ -69,7 +78,10 @@ def openai_model(
         kwargs["api_key"] = api_key if isinstance(api_key, SecretStr) else SecretStr(api_key)
     elif base_url:
         kwargs["api_key"] = SecretStr("not-needed")  # local endpoints (vLLM, Ollama, stubs) ignore the key
-    return ChatOpenAI(**kwargs)
+    model = ChatOpenAI(**kwargs)
+    key = model.openai_api_key  # the one given, or the one the client found in OPENAI_API_KEY
+    register(key if isinstance(key, (str, SecretStr)) else None, *url_secrets(base_url))
+    return model
 
 
 def make_chat_model(spec: str | ModelSpec, **openai_kwargs: Any) -> BaseChatModel:
@@ -83,9 +95,12 @@ def make_chat_model(spec: str | ModelSpec, **openai_kwargs: Any) -> BaseChatMode
 
 
 def openai_options(settings: Settings, stage: Stage) -> dict[str, Any]:
-    """Endpoint, key and temperature of ``stage`` for :func:`openai_model` (see :meth:`Settings.endpoint`)."""
+    """Endpoint, key, temperature, timeout and retries of ``stage`` for :func:`openai_model` (see
+    :meth:`Settings.endpoint`); registers the settings' secrets for redaction."""
+    register_settings(settings)
     base_url, api_key = settings.endpoint(stage)
-    return {"base_url": base_url, "api_key": api_key, "temperature": settings.temperature}
+    return {"base_url": base_url, "api_key": api_key, "temperature": settings.temperature,
+            "timeout": settings.model_timeout, "max_retries": settings.model_retries}
 
 
 def chat_model_for(settings: Settings, stage: Stage, spec: str | None = None) -> BaseChatModel:

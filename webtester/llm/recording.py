@@ -3,7 +3,8 @@
 Recording is a LangChain callback handler, so it works for any chat model
 (``ChatOpenAI`` included): each finished call appends one JSON line to
 ``exchanges.jsonl`` with its channel and turn, a digest of the request, the
-messages new since the previous reply, and the reply (or the error).
+messages new since the previous reply, and the reply (or the error), with every
+secret redacted (:mod:`webtester.redact`).
 
 Replay serves the recorded replies by ``(channel, turn)`` through a
 :class:`~webtester.llm.scripted.ScriptedChatModel` labelled ``replay``; a
@@ -28,6 +29,7 @@ from langchain_core.outputs import LLMResult
 from webtester.errors import StepError
 from webtester.llm.conversation import conversation_key
 from webtester.llm.scripted import ChannelScript, Script, ScriptedChatModel
+from webtester.redact import redact, redact_data
 
 
 class ReplayError(StepError):
@@ -87,8 +89,9 @@ class ExchangeRecorder(BaseCallbackHandler):
 
     def _write(self, entry: dict[str, Any]) -> None:
         entry["seconds"] = round(time.time() - entry.pop("started"), 3)
+        line = redact(json.dumps(redact_data(entry), ensure_ascii=False, default=str))
         with self._lock, self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(entry, ensure_ascii=False, default=str) + "\n")
+            fh.write(line + "\n")
             self.count += 1
 
 

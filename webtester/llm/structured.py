@@ -7,7 +7,7 @@ reply goes to the caller's ``check``, which returns the usable value or raises
 repair prompt (as the result of its tool calls, or as a user message when it
 made none) and the model is asked again, at most ``attempts`` times in all;
 then :class:`StructuredOutputError` carries the last problem. Every call's
-tokens are counted.
+tokens are counted, and a failed call is counted as a call.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel
 
 from webtester.errors import StepError
-from webtester.llm.usage import add_usage
+from webtester.llm.usage import FAILED_CALL, ModelCallError, add_usage
 from webtester.models import Cost
 
 T = TypeVar("T")
@@ -91,7 +91,8 @@ def ask_structured(
     """Ask ``model`` for a ``schema`` answer until ``check`` accepts one, at most ``attempts`` times.
 
     ``repair_prompt(problem)`` is the text sent back after a rejected reply.
-    Errors of the model call itself (after the client's own retries) propagate.
+    A model call that fails (after the client's own retries) raises :class:`ModelCallError`
+    with the cost so far, the failed call counted.
     """
     if attempts < 1:
         raise ValueError("attempts must be at least 1")
@@ -100,7 +101,10 @@ def ask_structured(
     cost, problem = Cost(), ""
     rejected: list[str] = []
     for attempt in range(1, attempts + 1):
-        result = structured.invoke(history, config=config)
+        try:
+            result = structured.invoke(history, config=config)
+        except Exception as exc:
+            raise ModelCallError(exc, cost + FAILED_CALL) from exc
         out: dict[str, Any] = result if isinstance(result, dict) else {"parsed": result}  # include_raw gives a dict
         raw = out.get("raw")
         if not isinstance(raw, AIMessage):

@@ -3,10 +3,16 @@
 It exercises the real ``ChatOpenAI`` wire path (tool schemas sent, tool calls
 and usage parsed) with no model. Replies come from a
 :class:`~webtester.llm.scripted.Script`, chosen by the conversation's channel
-and turn exactly as the scripted chat model chooses them. Two reply keys only
-make sense here: ``{"http_error": 503, "times": 1}`` answers the first
-``times`` requests at that position with that status (a transient failure the
-client retries) and then serves the rest of the reply.
+and turn exactly as the scripted chat model chooses them. Some reply keys only
+make sense here:
+
+- ``{"http_error": 503, "times": 1}`` answers the first ``times`` requests at that
+  position with that status (a transient failure the client retries) and then
+  serves the rest of the reply; ``"error_message"`` sets the error message, and
+  ``"echo_auth": true`` appends the request's ``Authorization`` header to it (a
+  faulty endpoint that echoes the API key it was given);
+- ``{"delay": 30}`` waits that many seconds before answering (an endpoint that
+  does not answer in time).
 
 Run it standalone: ``python -m webtester.llm.stub_server SCRIPT.yaml [--port 8399]``
 and point ``OPENAI_BASE_URL`` at the printed URL.
@@ -26,6 +32,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from webtester.llm.conversation import conversation_key
 from webtester.llm.scripted import Script, ScriptContext, ScriptedModelError, to_ai_message
+
+_STUB_KEYS = ("http_error", "times", "error_message", "echo_auth")
 
 
 def to_langchain(messages: list[dict[str, Any]]) -> list[BaseMessage]:
@@ -103,24 +111,27 @@ class StubServer:
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     return self._send(404, {"error": {"message": f"unknown path {self.path}"}})
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-                status, payload = server.answer(body)
+                status, payload = server.answer(body, authorization=self.headers.get("Authorization", ""))
                 self._send(status, payload)
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting (timeout)
+                    pass
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="llm-stub", daemon=True)
         self._thread.start()
 
-    def answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        """Status and JSON body for one chat-completions request."""
+    def answer(self, body: dict[str, Any], *, authorization: str = "") -> tuple[int, dict[str, Any]]:
+        """Status and JSON body for one chat-completions request (``authorization``: its header)."""
         with self._lock:
             self.requests.append(body)
         messages = to_langchain(body.get("messages", []))
@@ -130,13 +141,19 @@ class StubServer:
         try:
             script = self.script.channels.get(channel) or self.script.channels.get("*")
             spec = script.at(turn, channel) if script else None
+            if isinstance(spec, dict) and "delay" in spec:
+                time.sleep(float(spec["delay"]))
+                spec = {k: v for k, v in spec.items() if k != "delay"}
             if isinstance(spec, dict) and "http_error" in spec:
                 with self._lock:
                     self._failures[(channel, turn)] += 1
                     failing = self._failures[(channel, turn)] <= int(spec.get("times", 1))
                 if failing:
-                    return int(spec["http_error"]), {"error": {"message": "stub transient failure", "type": "server_error"}}
-                spec = {k: v for k, v in spec.items() if k not in ("http_error", "times")}
+                    error = str(spec.get("error_message") or "stub transient failure")
+                    if spec.get("echo_auth"):
+                        error += f" {authorization}"
+                    return int(spec["http_error"]), {"error": {"message": error, "type": "server_error"}}
+                spec = {k: v for k, v in spec.items() if k not in _STUB_KEYS}
             message = to_ai_message(spec, ctx) if spec is not None else self.script.reply(ctx)
         except ScriptedModelError as exc:
             return 400, {"error": {"message": str(exc), "type": "invalid_request_error"}}

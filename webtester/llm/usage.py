@@ -1,4 +1,4 @@
-"""Token accounting from LangChain's ``usage_metadata``."""
+"""Model-call accounting: tokens from LangChain's ``usage_metadata``, and failed calls (a failed call is a call)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,19 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
+from webtester.errors import StepError
 from webtester.models import Cost
+
+#: One model call that gave no reply (it failed after the client's retries).
+FAILED_CALL = Cost(model_calls=1)
+
+
+class ModelCallError(StepError):
+    """A model call that failed after the client's retries; ``cost`` includes it."""
+
+    def __init__(self, error: BaseException, cost: Cost) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.cost = cost
 
 
 def add_usage(cost: Cost, message: AIMessage) -> Cost:
