@@ -8,21 +8,32 @@ every worker without their secrets (a worker takes API keys from its inherited
 environment and config file), so every command-line override reaches the
 workers. Workers send the run's progress events back over their pipe.
 
+One bench at a time writes a run folder: the parent holds the folder's lock
+(:func:`webtester.runfolder.hold_run_folder`) and hands it to its workers, so a
+second bench or test on the same folder fails at once naming the PID that holds
+it, and the folder stays held until the last process of the run is gone. Workers
+die with the parent: each asks the kernel for SIGTERM when the parent dies
+(Linux ``PR_SET_PDEATHSIG``; elsewhere a watchdog thread), and on SIGTERM runs its
+cleanups, which stop the app and the browser it started.
+
 An instance whose app does not start, whose worker raises or crashes, or that
 exceeds the time limit is recorded as failed (``InstanceResult(status="failed",
 reason=...)`` in its ``result.json``) and the run goes on. Rerunning on the same
 folder skips finished instances (``retry_failed`` reruns the failed ones; an
-instance whose ``result.json`` cannot be read is rerun, and why is recorded; the
-workflow's checkpoints let an interrupted instance continue with its next item).
+instance whose ``result.json``, ``checklist.json`` or ``verdicts.jsonl`` cannot be
+read is rerun, the file kept aside as ``<name>.corrupt-<time>`` and why recorded;
+the workflow's checkpoints let an interrupted instance continue with its next item).
 """
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import multiprocessing as mp
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -34,7 +45,15 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from webtester.models import Instance, InstanceResult, Mode, tester_label
-from webtester.runfolder import ABSENT, InstanceFolder, RunFolderError, update_manifest
+from webtester.redact import register_settings
+from webtester.runfolder import (
+    ABSENT,
+    InstanceFolder,
+    adopt_lock,
+    hold_run_folder,
+    lock_handoff,
+    update_manifest,
+)
 from webtester.settings import SECRETS, Settings, load_settings
 from webtester.targets import app_present
 from webtester.testers import make_tester
@@ -45,6 +64,8 @@ STARTUP_SECONDS = 300.0  # a worker that has not started its instance by then is
 MESSAGES_PER_POLL = 200  # progress messages taken from one worker per turn of the parent's loop
 EVENT_TEXT_CHARS = 300  # longest string kept in a progress event
 EVENT_ITEMS = 20  # most list entries / dict keys kept in a progress event
+PR_SET_PDEATHSIG = 1  # Linux prctl option: the signal a process gets when its parent dies
+PARENT_CHECK_SECONDS = 1.0  # how often a worker without PR_SET_PDEATHSIG checks that its parent lives
 
 #: ``on_event(index, event, data)``: a progress event of one instance (the workflow's events, plus
 #: ``instance_started`` and ``instance_done`` with ``status`` and ``reason`` from the bench itself).
@@ -87,10 +108,11 @@ def split_done(
     done: dict[str, InstanceResult] = {}
     why: dict[str, str] = {}
     for inst in instances:
-        try:
-            res = InstanceFolder(run_dir, inst.index, create=False).read_result()
-        except RunFolderError as exc:
-            res, why[inst.index] = None, f"unreadable result, run again: {exc}"
+        folder = InstanceFolder(run_dir, inst.index, create=False)
+        unreadable = folder.quarantine_unreadable() if folder.exists() else []
+        res = None if unreadable else folder.read_result()
+        if unreadable:
+            why[inst.index] = f"unreadable file, run again: {'; '.join(unreadable)}"
         if res is not None and (res.status == "ok" or not retry_failed):
             done[inst.index] = res
         else:
@@ -152,10 +174,26 @@ def _sender(conn: Connection) -> Callable[[str, dict[str, Any]], None]:
     return send
 
 
-def _worker(conn: Connection, instance_json: str, cfg_json: str, settings_json: str, run_dir: str) -> None:
+def die_with_parent(parent_pid: int) -> None:
+    """Have this process get SIGTERM when its parent dies, and exit at once when the parent is already gone."""
+    libc = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+    if libc is None or libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0) != 0:
+        def watch() -> None:
+            while os.getppid() == parent_pid:
+                time.sleep(PARENT_CHECK_SECONDS)
+            os.kill(os.getpid(), signal.SIGTERM)
+        threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    if os.getppid() != parent_pid:  # died before the request took effect
+        os._exit(143)
+
+
+def _worker(conn: Connection, instance_json: str, cfg_json: str, settings_json: str, run_dir: str, parent_pid: int,
+            lock_fd: int) -> None:
     """Worker process body: run one instance, send ('ok', result json) or ('error', reason), events on the way."""
-    os.setsid()  # own process group, so a timeout can stop everything the worker started
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run cleanups (stop the app) when stopped
+    os.setsid()  # own process group, so a timeout can stop everything the worker started
+    die_with_parent(parent_pid)
+    adopt_lock(Path(run_dir), lock_fd)  # the parent's hold on the run folder, shared
     try:
         cfg = BenchConfig.model_validate_json(cfg_json)
         instance = Instance.model_validate_json(instance_json)
@@ -235,6 +273,20 @@ def run_bench(
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     settings = settings if settings is not None else load_settings(cfg.config)
+    register_settings(settings)  # worker failures written by this process hold no secret either
+    with hold_run_folder(run_dir):
+        return _run_bench(instances, run_dir, cfg, settings, dataset, on_update, on_event)
+
+
+def _run_bench(
+    instances: Sequence[Instance],
+    run_dir: Path,
+    cfg: BenchConfig,
+    settings: Settings,
+    dataset: str | None,
+    on_update: Callable[[BenchReport, int, int], None] | None,
+    on_event: BenchEvent | None,
+) -> BenchReport:
     start = time.perf_counter()
     absent = {i.index: f"app absent: no app for {i.index} in {cfg.apps_root}" for i in instances
               if not app_present(i, cfg.apps_root)}
@@ -261,13 +313,14 @@ def run_bench(
     queue = list(todo)
     running: list[_Running] = []
     cfg_json, settings_json = cfg.model_dump_json(), worker_settings(settings)
+    handoff = lock_handoff(run_dir)
     try:
         while queue or running:
             while queue and len(running) < cfg.workers:
                 inst = queue.pop(0)
                 parent, child = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_worker, args=(child, inst.model_dump_json(), cfg_json, settings_json, str(run_dir)),
-                                   name=f"bench-{inst.index}", daemon=False)
+                args = (child, inst.model_dump_json(), cfg_json, settings_json, str(run_dir), os.getpid(), handoff)
+                proc = ctx.Process(target=_worker, args=args, name=f"bench-{inst.index}", daemon=False)
                 proc.start()
                 child.close()
                 running.append(_Running(inst, proc, parent, time.perf_counter()))
@@ -303,10 +356,7 @@ def _finish(run_dir: Path, index: str, outcome: tuple[str, str], label: str) -> 
         return record_failure(run_dir, index, payload, label)
     result = InstanceResult.model_validate_json(payload)
     folder = InstanceFolder(run_dir, index)
-    try:
-        stored = folder.read_result()
-    except RunFolderError:
-        stored = None
+    stored = None if folder.quarantine_unreadable() else folder.read_result()
     if stored is None:
         folder.write_bare_result(result)
     return result

@@ -37,6 +37,7 @@ from webtester.runfolder import (
     InstanceFolder,
     MatchRecord,
     RunFolderError,
+    read_text,
 )
 
 RESULT_FILES = (REFERENCE_RESULT_FILE, RESULT_MD_FILE)
@@ -82,8 +83,9 @@ def read_prediction(run_dir: Path, instance: Instance) -> Prediction:
 
 
 def _parse_markdown(path: Path, parse: Any) -> Any:
+    text = read_text(path)  # a file that is not UTF-8 raises RunFolderError naming it
     try:
-        return parse(path.read_text(encoding="utf-8"))
+        return parse(text)
     except MarkdownFormatError as exc:
         raise RunFolderError(f"{path}: {exc}") from exc
 

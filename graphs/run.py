@@ -3,7 +3,8 @@
 Runs are checkpointed in ``RUN_DIR/checkpoints.sqlite`` (thread id
 ``<mode>:<index>`` unless given): calling again with the same run folder
 resumes an interrupted run with the next item, and returns a finished run's
-result without running it again.
+result without running it again. The run's secrets are registered for redaction
+(:mod:`webtester.redact`) before anything is written.
 """
 
 from __future__ import annotations
@@ -13,14 +14,22 @@ import time
 from pathlib import Path
 from typing import Any
 
-from langgraph.checkpoint.sqlite import SqliteSaver
 from playwright.sync_api import Browser
 
 from webtester.agents.base import Tester
+from webtester.graphs.checkpoints import sqlite_checkpointer
 from webtester.graphs.context import Event, RunContext
 from webtester.graphs.workflow import compile_graph
-from webtester.models import Instance, InstanceResult, Mode, TestItem, oracle_items
-from webtester.runfolder import APP_LOG_FILE, CHECKPOINTS_FILE, InstanceFolder, now_iso, update_manifest
+from webtester.models import Instance, InstanceResult, Mode, TestItem, Verdict, oracle_items
+from webtester.redact import register_settings
+from webtester.runfolder import (
+    APP_LOG_FILE,
+    CHECKPOINTS_FILE,
+    InstanceFolder,
+    holding_run_folder,
+    now_iso,
+    update_manifest,
+)
 from webtester.settings import Settings, load_settings
 from webtester.targets import Target, app_starter, target_label
 
@@ -49,6 +58,7 @@ def run_instance(
     )
 
 
+@holding_run_folder  # one process at a time writes a run folder (a bench's workers share the bench's hold)
 def run_app(
     target: Target,
     *,
@@ -70,6 +80,7 @@ def run_app(
     if mode == "oracle" and not gold:
         raise ValueError("oracle mode needs the gold checklist")
     settings = settings if settings is not None else load_settings()
+    register_settings(settings)  # no artifact, log, checkpoint or progress event of the run holds a secret
     out_dir = Path(out_dir)
     folder = InstanceFolder(out_dir, index)
     tester.start_instance(index, folder.root)
@@ -88,8 +99,9 @@ def run_app(
     conn = sqlite3.connect(out_dir / CHECKPOINTS_FILE, check_same_thread=False)
     started = time.perf_counter()
     try:
-        graph = compile_graph(mode, checkpointer=SqliteSaver(conn))
+        graph = compile_graph(mode, checkpointer=sqlite_checkpointer(conn))
         snapshot = graph.get_state(config)
+        _restore_files(folder, snapshot, replayed=bool(info.get("replayed")))
         if snapshot.values and not snapshot.next and snapshot.values.get("result"):
             ctx.emit("already_done")
         else:
@@ -114,3 +126,15 @@ def run_app(
     )
     update_manifest(out_dir, run=run_info, index=index, entry=manifest_entry)
     return result
+
+
+def _restore_files(folder: InstanceFolder, snapshot: Any, *, replayed: bool) -> None:
+    """Make the instance's files agree with the checkpoint the run resumes from (see :meth:`InstanceFolder.restore`):
+    a verdict logged after the last checkpoint is not logged twice."""
+    values = snapshot.values or {}
+    done = values.get("result") if not snapshot.next else None
+    folder.restore(
+        [TestItem.model_validate(d) for d in values.get("checklist") or []],
+        [Verdict.model_validate(d) for d in values.get("verdicts") or []],
+        InstanceResult.model_validate(done) if done else None, replayed=replayed,
+    )

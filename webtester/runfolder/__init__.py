@@ -2,12 +2,14 @@
 
 Writes are atomic; readers are strict and raise :class:`RunFolderError` naming
 the file (and line) on bad data. A caller that can do without a file (a bench
-that reruns an instance with an unreadable result) catches it explicitly.
+that reruns an instance with an unreadable result) catches it explicitly, and
+keeps the file aside (:func:`quarantine`) rather than deleting it. One process
+at a time writes a run folder (:func:`hold_run_folder`).
 """
 
-from webtester.runfolder.errors import RunFolderError
+from webtester.runfolder.errors import RunFolderBusyError, RunFolderError
 from webtester.runfolder.instance import InstanceFolder, instance_folders
-from webtester.runfolder.io import now_iso, read_json, read_json_lines, write_json, write_text
+from webtester.runfolder.io import now_iso, quarantine, read_json, read_json_lines, read_text, write_json, write_text
 from webtester.runfolder.layout import (
     APP_LOG_FILE,
     BUGS_FILE,
@@ -19,6 +21,7 @@ from webtester.runfolder.layout import (
     HTML_REPORT_FILE,
     INSTANCE_SCORES_FILE,
     JUNIT_FILE,
+    LOCK_FILE,
     LOG_FILE,
     MANIFEST_FILE,
     MATCHES_FILE,
@@ -34,6 +37,7 @@ from webtester.runfolder.layout import (
     TRACES_DIR,
     VERDICTS_FILE,
 )
+from webtester.runfolder.lock import adopt_lock, hold_run_folder, holding_run_folder, lock_handoff
 from webtester.runfolder.manifest import ABSENT, manifest_path, read_manifest, scored_indices, update_manifest
 from webtester.runfolder.markdown import render_bug_reports, run_label, summary_counts
 from webtester.runfolder.scores import (
@@ -57,12 +61,16 @@ from webtester.runfolder.scores import (
 __all__ = [
     "ABSENT", "scored_indices",
     "APP_LOG_FILE", "BUGS_FILE", "CHECKLIST_FILE", "CHECKLIST_MD_FILE", "CHECKPOINTS_FILE", "EXCHANGES_FILE",
-    "EXPLORATION_FILE", "STATE_GRAPH_FILE", "HTML_REPORT_FILE", "INSTANCE_SCORES_FILE", "JUNIT_FILE", "LOG_FILE", "MANIFEST_FILE",
+    "EXPLORATION_FILE", "STATE_GRAPH_FILE", "HTML_REPORT_FILE", "INSTANCE_SCORES_FILE", "JUNIT_FILE", "LOCK_FILE",
+    "LOG_FILE", "MANIFEST_FILE",
     "MATCHES_FILE", "REFERENCE_RESULT_FILE", "REPORT_SCORES_FILE", "RESULT_FILE", "RESULT_MD_FILE", "SCORES_DIR",
     "SCREENSHOTS_DIR", "SUMMARY_FILE", "SUMMARY_MD_FILE", "TRACES_DIR", "VERDICTS_FILE",
-    "GoldItemScore", "InstanceFolder", "InstanceScoreView", "MatchRecord", "MatchedPair", "Outcome", "ReportScores", "RunFolderError",
-    "ScoreTable", "instance_folders", "manifest_path", "now_iso", "read_instance_records", "read_json", "read_json_lines",
-    "read_manifest", "read_matches", "read_report_scores", "read_summary", "render_bug_reports", "run_label",
-    "scores_dir", "summary_counts", "update_manifest", "write_json", "write_matches", "write_report_scores",
+    "GoldItemScore", "InstanceFolder", "InstanceScoreView", "MatchRecord", "MatchedPair", "Outcome", "ReportScores",
+    "RunFolderBusyError", "RunFolderError",
+    "ScoreTable", "adopt_lock", "hold_run_folder", "holding_run_folder",
+    "instance_folders", "lock_handoff", "manifest_path", "now_iso",
+    "quarantine", "read_instance_records", "read_json", "read_json_lines",
+    "read_manifest", "read_matches", "read_report_scores", "read_summary", "read_text", "render_bug_reports",
+    "run_label", "scores_dir", "summary_counts", "update_manifest", "write_json", "write_matches", "write_report_scores",
     "write_summary", "write_text",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -9,9 +10,19 @@ from pydantic import TypeAdapter, ValidationError
 
 from webtester.datasets.markdown import render_checklist, render_results
 from webtester.models import InstanceResult, TestItem, Verdict
+from webtester.redact import redact, redact_data
 from webtester.runfolder import layout
 from webtester.runfolder.errors import RunFolderError
-from webtester.runfolder.io import describe, now_iso, read_json, read_model, read_model_lines, write_json, write_text
+from webtester.runfolder.io import (
+    describe,
+    now_iso,
+    quarantine,
+    read_json,
+    read_model,
+    read_model_lines,
+    write_json,
+    write_text,
+)
 from webtester.runfolder.markdown import render_bug_reports, run_label, summary_counts
 
 _ITEMS = TypeAdapter(list[TestItem])
@@ -66,10 +77,10 @@ class InstanceFolder:
     # ------------------------------------------------------------------ writing
 
     def log(self, message: str) -> None:
-        """Append a timestamped line to ``log.txt``."""
+        """Append a timestamped, redacted line to ``log.txt``."""
         self.root.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("a", encoding="utf-8") as fh:
-            fh.write(f"{now_iso()} {message}\n")
+            fh.write(redact(f"{now_iso()} {message}") + "\n")
 
     def write_checklist(self, items: list[TestItem]) -> None:
         """``checklist.json`` and ``checklist.md``."""
@@ -77,14 +88,14 @@ class InstanceFolder:
         write_text(self.root / layout.CHECKLIST_MD_FILE, render_checklist(items, title=f"Test Checklist: {self.index}"))
 
     def append_verdict(self, verdict: Verdict) -> None:
-        """Log a verdict the moment it is recorded (survives any later crash)."""
+        """Log a verdict, redacted, the moment it is recorded (survives any later crash)."""
         self.root.mkdir(parents=True, exist_ok=True)
         with self.verdict_log.open("a", encoding="utf-8") as fh:
-            fh.write(verdict.model_dump_json() + "\n")
+            fh.write(json.dumps(redact_data(verdict.model_dump(mode="json")), ensure_ascii=False) + "\n")
 
     def write_result(self, result: InstanceResult, *, replayed: bool = False) -> None:
-        """``result.json``, the WebTestBench markdown ``result.md`` (with what produced it) and ``bugs.md``."""
-        write_json(self.result_path, {**result.model_dump(mode="json"), "replayed": replayed})
+        """``result.json``, the WebTestBench markdown ``result.md`` (with what produced it) and ``bugs.md``.
+        ``result.json`` comes last: once it is there, the instance's files are complete."""
         body = render_results(result.checklist, result.verdicts, title=f"Test Results: {self.index}")
         title, _, rest = body.partition("\n")
         counts = summary_counts(result.verdicts)
@@ -96,6 +107,7 @@ class InstanceFolder:
         ]
         write_text(self.root / layout.RESULT_MD_FILE, "\n".join([title, "", *preamble, rest]))
         write_text(self.root / layout.BUGS_FILE, render_bug_reports(self.index, result.checklist, result.verdicts))
+        write_json(self.result_path, {**result.model_dump(mode="json"), "replayed": replayed})
 
     def write_bare_result(self, result: InstanceResult) -> None:
         """Only ``result.json`` (a failed instance, or a result a runner returned without writing it)."""
@@ -145,6 +157,59 @@ class InstanceFolder:
         """A tester's own JSON file, or None when there is none (strict: bad JSON raises :class:`RunFolderError`)."""
         path = self.private_path(name)
         return read_json(path) if path.exists() else None
+
+    # ------------------------------------------------------------------ repair
+
+    def quarantine_unreadable(self) -> list[str]:
+        """Move aside (to ``<name>.corrupt-<time>``, never deleted) each of ``result.json``, ``checklist.json`` and
+        ``verdicts.jsonl`` that cannot be read; returns why, one note per file (also written to ``log.txt``)."""
+        notes: list[str] = []
+        readers = ((self.result_path, self.read_result), (self.checklist_path, self.read_checklist),
+                   (self.verdict_log, self.read_verdicts))
+        for path, read in readers:
+            try:
+                read()
+            except RunFolderError as exc:
+                notes.append(f"{exc} (kept aside as {quarantine(path).name})")
+        for note in notes:
+            self.log(f"unreadable file: {note}")
+        return notes
+
+    def restore(self, checklist: list[TestItem], verdicts: list[Verdict], result: InstanceResult | None = None,
+                *, replayed: bool = False) -> list[str]:
+        """Make the files agree with the state a run resumes from (its checkpoint): unreadable files are kept aside,
+        a missing ``checklist.json`` or ``result.json`` is written again, and ``verdicts.jsonl`` holds exactly
+        ``verdicts`` (a run killed after logging a verdict but before its checkpoint logged one that is recorded
+        again). Returns what was changed (also written to ``log.txt``)."""
+        self.quarantine_unreadable()
+        notes: list[str] = []
+        if checklist and not self.checklist_path.exists():
+            self.write_checklist(checklist)
+            notes.append("checklist.json written again from the checkpoint")
+        notes += self._restore_verdicts(verdicts)
+        if result is not None and not self.result_path.exists():
+            self.write_result(result, replayed=replayed)
+            notes.append("result.json written again from the checkpoint")
+        for note in notes:
+            self.log(f"resume: {note}")
+        return notes
+
+    def _restore_verdicts(self, verdicts: list[Verdict]) -> list[str]:
+        logged = self.read_verdicts()
+        wanted = [v.item_id for v in verdicts]
+        if [v.item_id for v in logged] == wanted:
+            return []
+        if [v.item_id for v in logged[:len(wanted)]] == wanted:  # only lines logged after the checkpoint: dropped
+            dropped = logged[len(wanted):]
+            notes = [f"verdicts.jsonl: dropped the {v.status.value} verdict of {v.item_id} logged after the last "
+                     "checkpoint (the item is run again)" for v in dropped]
+        elif logged:
+            notes = [f"verdicts.jsonl did not match the checkpoint (kept aside as {quarantine(self.verdict_log).name})"]
+        else:
+            notes = ["verdicts.jsonl written again from the checkpoint"]
+        write_text(self.verdict_log, "".join(json.dumps(v.model_dump(mode="json"), ensure_ascii=False) + "\n"
+                                             for v in verdicts))
+        return notes
 
 
 def instance_folders(run_dir: Path) -> list[str]:

@@ -19,7 +19,10 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from webtester.datasets.jsonl import json_lines
+from webtester.redact import redact, redact_data
 from webtester.runfolder.errors import RunFolderError
+from webtester.runfolder.layout import QUARANTINE_SUFFIX
+from webtester.textfile import read_user_text
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -30,7 +33,9 @@ def now_iso() -> str:
 
 
 def write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (unique temporary file in the same folder, then rename)."""
+    """Write ``text``, redacted (:func:`webtester.redact.redact`), to ``path`` atomically (unique temporary file in
+    the same folder, then rename)."""
+    text = redact(text)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -44,17 +49,13 @@ def write_text(path: Path, text: str) -> None:
 
 
 def write_json(path: Path, data: Any) -> None:
-    """Write ``data`` as indented JSON, atomically."""
-    write_text(path, json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+    """Write ``data`` as indented JSON, redacted and atomically."""
+    write_text(path, json.dumps(redact_data(data), indent=2, ensure_ascii=False, default=str) + "\n")
 
 
 def read_json(path: Path) -> Any:
     """The JSON document in ``path``; :class:`RunFolderError` naming the file, line and column when it is not JSON."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RunFolderError(f"{path}: cannot be read: {exc}") from exc
+    text = read_text(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -92,3 +93,21 @@ def read_json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 def read_model_lines(path: Path, model: type[ModelT], what: str) -> list[ModelT]:
     """Every line of a JSONL file validated as ``model``; a bad line raises :class:`RunFolderError` naming ``path:line``."""
     return [validate(model, row, f"{path}:{lineno}", what) for lineno, row in read_json_lines(path)]
+
+
+def quarantine(path: Path) -> Path:
+    """Move an unreadable file aside to ``<name>.corrupt-<UTC time>`` (never deleted); returns where it went."""
+    path = Path(path)
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}{QUARANTINE_SUFFIX}{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}{QUARANTINE_SUFFIX}{stamp}-{n}")
+    os.replace(path, target)
+    return target
+
+
+def read_text(path: Path) -> str:
+    """The text of ``path`` (UTF-8); :class:`RunFolderError` starting with the file (and line) when it cannot be read."""
+    return read_user_text(path, RunFolderError)

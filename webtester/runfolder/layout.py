@@ -4,6 +4,7 @@
 
     RUN_DIR/manifest.json                 run level: tester, models, prompts, settings (no secrets), timings, tokens
     RUN_DIR/checkpoints.sqlite            workflow checkpoints (resume)
+    RUN_DIR/run.lock                      held by the process writing the run (its PID and start time)
     RUN_DIR/<index>/result.json           InstanceResult
     RUN_DIR/<index>/checklist.json|.md    the checklist (JSON and WebTestBench markdown)
     RUN_DIR/<index>/result.md             WebTestBench markdown results
@@ -11,6 +12,7 @@
     RUN_DIR/<index>/verdicts.jsonl        each verdict as it is recorded
     RUN_DIR/<index>/screenshots/, traces/, exchanges.jsonl, log.txt, app.log
     RUN_DIR/<index>/<private files>       a tester's own state (e.g. the baseline's exploration.json)
+    RUN_DIR/<index>/<file>.corrupt-<time> an unreadable file moved aside (the instance is run again)
     RUN_DIR/scores/                       summary.json, instances.jsonl, matches.jsonl, report_scores.json, *.csv, summary.md
     RUN_DIR/report.html, junit.xml        the reports
 """
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 MANIFEST_FILE = "manifest.json"
 CHECKPOINTS_FILE = "checkpoints.sqlite"
+LOCK_FILE = "run.lock"
+QUARANTINE_SUFFIX = ".corrupt-"  # <file>.corrupt-<UTC time>: an unreadable file kept aside
 
 RESULT_FILE = "result.json"
 RESULT_MD_FILE = "result.md"
