@@ -12,8 +12,10 @@ No model is used; the same app gives the same checklist and verdicts.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from webtester.agents.base import AppPage, Checklist, ChecklistError, ItemBudget, PageOpener
 from webtester.baseline.absence import AbsenceModel, AppVocabulary, shipped_model
@@ -107,6 +109,8 @@ class BaselineTester:
             except Exception as exc:  # the instruction alone still gives a checklist
                 self._start_page = {"error": type(exc).__name__}
             self._save(START_PAGE_FILE, self._start_page)
+        if self._graph is not None:  # saved by a run that was stopped: its app may have had another port
+            self._graph = rebased_graph(self._graph, app_url)
         if self._graph is None:
             page = pages.new_page(app_url)
             try:
@@ -199,3 +203,35 @@ class BaselineTester:
         if self._vocab is None:
             self._vocab = AppVocabulary.of(self._graph, instruction)
         return self._vocab
+
+
+def _origin(url: str) -> str | None:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else None
+
+
+def rebase_urls(data: Any, old: str, new: str) -> Any:
+    """A copy of JSON-ready ``data`` with the origin ``old`` replaced by ``new`` in every string (an origin ends
+    where a path, query, fragment, quote, space or the string ends, so ``:5173`` never matches ``:51730``)."""
+    pattern = re.compile(re.escape(old) + r"(?=[/?#\s\"')]|$)")
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return pattern.sub(new, value)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        return value
+
+    return walk(data)
+
+
+def rebased_graph(graph: StateGraph, app_url: str) -> StateGraph:
+    """``graph`` with its URLs moved to ``app_url``'s origin (a resumed run may serve the app on another port)."""
+    urls = [*graph.routes, *(s.url for s in graph.states)]
+    old, new = (_origin(urls[0]) if urls else None), _origin(app_url)
+    if old is None or new is None or old == new:
+        return graph
+    return StateGraph.from_dict(rebase_urls(graph.to_dict(), old, new))
+
