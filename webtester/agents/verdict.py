@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from webtester.agents.base import AppPage
 from webtester.browser.observe import observe
+from webtester.browser.watchdog import evaluate
 from webtester.llm.framing import frame
 from webtester.models import BugReport, Evidence, Status, TestItem, Verdict
 
@@ -88,7 +89,7 @@ def settle_page(
     except Exception:  # a page with long polling never idles; the checks below still apply
         pass
     try:
-        page.evaluate(_DOM_QUIET_JS, [int(dom_quiet * 1000), int(timeout * 1000 / 2)])
+        evaluate(page, _DOM_QUIET_JS, [int(dom_quiet * 1000), int(timeout * 1000 / 2)], waits_s=timeout / 2)
     except Exception:  # navigation in progress or scripts blocked: fall back to comparing observations
         pass
     previous = observe_text()

@@ -23,6 +23,9 @@ from urllib.parse import urldefrag, urlsplit
 
 from playwright.sync_api import Page
 
+from webtester.browser.session import ACTION_TIMEOUT_MS
+from webtester.browser.watchdog import bounded, check_responsive, evaluate, watchdog_of
+
 STATE_GRAPH_VERSION = 1
 DESTRUCTIVE = re.compile(r"\b(delete|remove|clear|reset|log ?out|sign ?out|erase|discard|destroy|drop|empty)\b", re.I)
 TEXT_LIMIT = 4000  # characters of visible text kept per state
@@ -144,11 +147,13 @@ class JsCoverage:
     def __init__(self, page: Page, origin: str) -> None:
         self.origin = origin
         self.functions: dict[tuple[str, int], bool] = {}
+        self.page = page
         self.cdp: Any = None
         try:
             self.cdp = page.context.new_cdp_session(page)
-            self.cdp.send("Profiler.enable")
-            self.cdp.send("Profiler.startPreciseCoverage", {"callCount": True, "detailed": False})
+            with bounded(page):
+                self.cdp.send("Profiler.enable")
+                self.cdp.send("Profiler.startPreciseCoverage", {"callCount": True, "detailed": False})
         except Exception:
             self.cdp = None
 
@@ -162,7 +167,8 @@ class JsCoverage:
         if self.cdp is None:
             return 0
         try:
-            result = self.cdp.send("Profiler.takePreciseCoverage")["result"]
+            with bounded(self.page):
+                result = self.cdp.send("Profiler.takePreciseCoverage")["result"]
         except Exception:
             return 0
         new = 0
@@ -213,19 +219,23 @@ class Crawler:
         if time.monotonic() > self.deadline:
             self.graph.stopped = "time limit reached"
             return False
+        stalled = watchdog_of(self.page).stalled
+        if stalled:
+            self.graph.stopped = stalled
+            return False
         return True
 
     def _settle(self) -> None:
         try:
             self.page.wait_for_load_state("load", timeout=3000)
-            self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            evaluate(self.page, "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         except Exception:
             pass
         self.page.wait_for_timeout(150)
 
     def _snapshot(self) -> dict[str, Any] | None:
         try:
-            return self.page.evaluate(SNAPSHOT_JS)
+            return evaluate(self.page, SNAPSHOT_JS)
         except Exception:
             return None
 
@@ -257,6 +267,7 @@ class Crawler:
         self.coverage.take()
         self.graph.actions += 1
         try:
+            check_responsive(self.page)
             self.page.goto(url, wait_until="load", timeout=15_000)
         except Exception:
             return None
@@ -341,7 +352,7 @@ class Crawler:
                 control = {**control, "i": match["i"]}
             self.graph.actions += 1
             try:
-                self.page.locator(f'[data-wt-c="{control["i"]}"]').first.click(timeout=2000)
+                self.page.locator(f'[data-wt-c="{control["i"]}"]').first.click(timeout=ACTION_TIMEOUT_MS)
             except Exception:
                 fresh = False
                 continue

@@ -15,6 +15,7 @@ from urllib.parse import urldefrag
 from playwright.sync_api import Page
 
 from webtester.baseline.crawl import StateGraph
+from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.forms import probe_form
@@ -149,7 +150,7 @@ class Explorer:
                 if spot.opener:
                     self.sess.spend()
                     try:
-                        self.page.locator(spot.opener).first.click(timeout=1500)
+                        self.page.locator(spot.opener).first.click(timeout=ACTION_TIMEOUT_MS)
                     except Exception:
                         continue
                     self.sess.settle()
@@ -241,7 +242,7 @@ class Explorer:
             self.sess.goto(source.url)
             self.sess.spend()
             try:
-                self.page.locator(opener).first.click(timeout=1500)
+                self.page.locator(opener).first.click(timeout=ACTION_TIMEOUT_MS)
             except Exception:
                 continue
             self.sess.settle()

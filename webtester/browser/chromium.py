@@ -17,6 +17,9 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
     "--disable-dev-shm-usage",
+    # WebRTC sends UDP (STUN, ICE) outside the request routing and the proxy: only proxied traffic is allowed,
+    # and a confined context's proxy leads nowhere
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
 VIEWPORT = {"width": 1280, "height": 720}
 _CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]

@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field, model_validator
 from webtester.browser.confinement import same_origin
 from webtester.browser.errors import describe_error
 from webtester.browser.observe import StaleRefError, normalize_ref, resolve_ref
+from webtester.browser.watchdog import bounded
 
 JS_MAX_CHARS = 8_000
 RESULT_MAX_CHARS = 2_000
@@ -57,6 +58,11 @@ def run_js(item_page, body: str, timeout_s: float = 5.0) -> str:
     if len(body) > JS_MAX_CHARS:
         raise ValueError(f"script too long ({len(body)} characters, at most {JS_MAX_CHARS})")
     timeout_s = max(0.1, min(float(timeout_s), 30.0))
+    with bounded(item_page.page, timeout_s):
+        return _run_js(item_page, body, timeout_s)
+
+
+def _run_js(item_page, body: str, timeout_s: float) -> str:
     page = item_page.page
     cdp = item_page.context.new_cdp_session(page)
     results: dict[str, str] = {}
@@ -293,7 +299,9 @@ def run_steps(item_page, steps: list[Step], *, stop_on_error: bool = True, budge
             ok = False
             break
         try:
-            out = _run_step(item_page, step, min(step_timeout_ms, remaining_ms))
+            timeout_ms = min(step_timeout_ms, remaining_ms)
+            with bounded(item_page.page, max(timeout_ms, 10_000) / 1000):  # a step's own timeout, then the page's
+                out = _run_step(item_page, step, timeout_ms)
             lines.append(f"{i}. {step.describe()} → {out}")
         except StepFailed as exc:
             ok = False

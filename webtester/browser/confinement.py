@@ -14,6 +14,12 @@ media the page loads from other hosts) follow the network policy
   stylesheets, scripts and media go to the network; every other third-party
   request (fetch / XHR, POST, beacons...) is still aborted.
 
+Under the ``offline`` policy the routes are backed by the network itself: the context's proxy is a local
+port nobody listens on, and only the app's own ``host:port`` bypasses it, so what the browser fetches
+outside the routing (a shared worker's requests, ``<link rel=preconnect>``, a background tab, a favicon)
+cannot reach another host or port either. Service workers are refused (their requests would bypass the
+routes). :meth:`Confinement.new_context` is the one way a context is made.
+
 Whatever the policy blocked, and whatever it let through that could not reach
 its host (DNS failure, no route, refused connection, timeout), is recorded as an
 *environment event* (``EvidenceLog.environment``), separate from the app's failed
@@ -26,6 +32,8 @@ from __future__ import annotations
 
 import html
 import re
+import socket
+from typing import Any
 from urllib.parse import urlsplit
 
 from webtester.browser.evidence import EvidenceLog
@@ -76,13 +84,28 @@ def is_unreachable(failure: str) -> bool:
 
 
 def blocked_page(url: str) -> str:
-    """The page shown instead of a navigation to another origin."""
+    """The page shown instead of a navigation to another origin (with an inline icon: the browser does not
+    fetch that origin's ``favicon.ico`` for it)."""
     safe = html.escape(url)
     return (
-        f"<!doctype html><html><head><title>{BLOCKED_TITLE}</title></head><body>"
+        f'<!doctype html><html><head><title>{BLOCKED_TITLE}</title><link rel="icon" href="data:,"></head><body>'
         f"<h1>{BLOCKED_TITLE}</h1><p>The browser was asked to open <code>{safe}</code>, which is not part of the "
         f"app under test, so it was not loaded. Go back to continue testing.</p></body></html>"
     )
+
+
+_NOWHERE: socket.socket | None = None
+
+
+def nowhere_proxy() -> str:
+    """``http://127.0.0.1:PORT`` of a port this process holds without listening: every connection to it is
+    refused at once, and no other program can listen there."""
+    global _NOWHERE
+    if _NOWHERE is None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        _NOWHERE = sock
+    return f"http://127.0.0.1:{_NOWHERE.getsockname()[1]}"
 
 
 class Confinement:
@@ -99,6 +122,27 @@ class Confinement:
         # everything that does not start with our origin (JavaScript regex syntax, evaluated by the browser)
         self.http_pattern = re.compile("^(?!" + re.escape(self.origin) + "(?:[/?#]|$))")
         self.ws_pattern = re.compile("^(?!wss?://" + re.escape(host) + "(?:[/?#]|$))")
+
+    def context_options(self) -> dict[str, Any]:
+        """The options of a confined context: no service workers; under ``offline``, the proxy to nowhere with
+        only the app's ``host:port`` bypassing it (``<-loopback>`` first: other local ports are proxied too)."""
+        options: dict[str, Any] = {"service_workers": "block"}
+        if self.network == OFFLINE:
+            parts = urlsplit(self.origin)
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+            host = f"[{parts.hostname}]" if ":" in (parts.hostname or "") else parts.hostname
+            options["proxy"] = {"server": nowhere_proxy(), "bypass": f"<-loopback>,{host}:{port}"}
+        return options
+
+    def new_context(self, browser, **options: Any):
+        """A new context of ``browser`` with ``options``, confined (see the module docstring)."""
+        context = browser.new_context(**{**options, **self.context_options()})
+        try:
+            self.install(context)
+        except BaseException:
+            context.close()
+            raise
+        return context
 
     def install(self, context) -> None:
         """Route ``context``'s requests through the confinement rules."""

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from webtester.browser.aria import AriaNode, parse_aria_snapshot
+from webtester.browser.watchdog import evaluate
 
 INTERACTIVE_ROLES = frozenset(
     "button link textbox searchbox checkbox radio combobox listbox option menuitem menuitemcheckbox "
@@ -517,7 +518,7 @@ def aria_snapshot(page, timeout: float = 10_000) -> str:
 def page_title(page) -> str:
     """The page title ('' while it cannot be read)."""
     try:
-        return page.title()
+        return str(evaluate(page, "() => document.title"))
     except Exception:
         return ""
 

@@ -5,8 +5,9 @@
 an :class:`ItemPage`: a new browser context (so every item starts from the
 app's default data: no cookies, no local storage), viewport 1280x720, confined
 to the app's origin with the network policy for third-party subresources
-(:mod:`webtester.browser.confinement`), downloads refused, with evidence collectors and, on
-request, a Playwright trace saved when the item page is closed.
+(:mod:`webtester.browser.confinement`), downloads refused, every call on the page bounded in time
+(:mod:`webtester.browser.watchdog`: a page that stopped responding is recorded in ``page_errors``), with
+evidence collectors and, on request, a Playwright trace saved when the item page is closed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from webtester.browser.chromium import VIEWPORT, launch_chromium
 from webtester.browser.confinement import OFFLINE, Confinement, is_unreachable, same_origin
 from webtester.browser.evidence import EvidenceLog
 from webtester.browser.observe import Observation, build_observation, observe
+from webtester.browser.watchdog import Watchdog, evaluate, watch
 
+#: how long an action (click, fill, check, select) waits for its element to be actionable: attached, visible,
+#: enabled and stable; generous for a loaded machine, and a control that stays unusable is skipped, not judged
 ACTION_TIMEOUT_MS = 5_000
 NAVIGATION_TIMEOUT_MS = 30_000
 
@@ -67,6 +71,7 @@ class ItemPage:
         goto: bool = True,
         action_timeout_ms: float = ACTION_TIMEOUT_MS,
         network: str = OFFLINE,
+        script_limit: float | None = None,
     ) -> None:
         self.base_url = base_url
         self.evidence = EvidenceLog()
@@ -79,16 +84,15 @@ class ItemPage:
         self.last_observation: Observation | None = None
         self._shots = 0
         self._closed = False
-        self.context = browser.new_context(
-            viewport=VIEWPORT, accept_downloads=False, service_workers="block", base_url=base_url
-        )
+        self.context = self.confinement.new_context(browser, viewport=VIEWPORT, accept_downloads=False, base_url=base_url)
         try:
             self.context.set_default_timeout(action_timeout_ms)
             self.context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
-            self.confinement.install(self.context)
             if self.trace_path:
                 self.context.tracing.start(screenshots=True, snapshots=True, title=self.trace_path.stem)
             self.page = self.context.new_page()
+            self.watchdog: Watchdog = watch(self.context, self.page, limit=script_limit,
+                                            on_stall=lambda reason: self.evidence.add("page_errors", reason))
             self._watch(self.page)
             self.context.on("page", self._on_popup)
             if goto:
@@ -177,8 +181,8 @@ class ItemPage:
         except Exception:
             pass
         try:
-            self.page.evaluate(_SETTLE_JS, [quiet_ms, int(timeout_ms)])
-        except Exception:
+            evaluate(self.page, _SETTLE_JS, [quiet_ms, int(timeout_ms)], waits_s=timeout_ms / 1000)
+        except Exception:  # a page that stopped responding is in page_errors, and its next call says so
             pass
 
     def wait_for_route(self, before: Observation, after: Observation) -> bool:
@@ -188,7 +192,7 @@ class ItemPage:
         if after.url == before.url or after.lines != before.lines:
             return False
         try:
-            changed = bool(self.page.evaluate(_NEXT_CHANGE_JS, ROUTE_RENDER_MS))
+            changed = bool(evaluate(self.page, _NEXT_CHANGE_JS, ROUTE_RENDER_MS, waits_s=ROUTE_RENDER_MS / 1000))
         except Exception:
             return False
         if changed:

@@ -23,6 +23,7 @@ from webtester.browser.code_actions import Step, run_js, run_steps
 from webtester.browser.confinement import same_origin
 from webtester.browser.errors import describe_error
 from webtester.browser.observe import StaleRefError, diff, normalize_ref, resolve_ref
+from webtester.browser.watchdog import bounded, evaluate
 
 MAX_RESULT_CHARS = 12_000
 
@@ -140,7 +141,9 @@ class BrowserTools:
         if self.item.last_observation is None:
             self.item.observe()
         loc = resolve_ref(self.page, self.item.last_observation, normalize_ref(ref))
-        if loc.count() == 0:
+        with bounded(self.page):
+            found = loc.count()
+        if found == 0:
             raise StaleRefError(f"[{normalize_ref(ref)}] is no longer on the page; use a reference from the latest page view")
         return loc
 
@@ -280,7 +283,8 @@ class BrowserTools:
             if ref:
                 self._locator(ref).press(key)
             else:
-                self.page.keyboard.press(key)
+                with bounded(self.page):
+                    self.page.keyboard.press(key)
             return f"Pressed {key} on {what}."
 
         return self._act(f"press {key} on {what}", go)
@@ -299,8 +303,9 @@ class BrowserTools:
             if ref:
                 self._locator(ref).scroll_into_view_if_needed()
                 return f"Scrolled {self._what(ref)} into view."
-            self.page.mouse.wheel(0, pixels if direction == "down" else -pixels)
-            y = self.page.evaluate("() => [Math.round(scrollY), document.documentElement.scrollHeight - innerHeight]")
+            with bounded(self.page):
+                self.page.mouse.wheel(0, pixels if direction == "down" else -pixels)
+            y = evaluate(self.page, "() => [Math.round(scrollY), document.documentElement.scrollHeight - innerHeight]")
             return f"Scrolled {direction} by {pixels} px (now at {y[0]} of {max(y[1], 0)} px)."
 
         return self._act(f"scroll {ref or direction}", go)

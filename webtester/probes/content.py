@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
+from webtester.browser.watchdog import evaluate
 from webtester.probes.findings import Finding, ScreenshotTaker
 from webtester.probes.pagemodel import BADGES_JS, currencies_in
 from webtester.probes.scan import SELECTOR_JS
@@ -24,7 +25,7 @@ _TEXTS_JS = r"""() => {
 
 def visible_texts(page: Page) -> list[str]:
     """The visible text nodes of the page, in document order."""
-    return page.evaluate(_TEXTS_JS)
+    return evaluate(page, _TEXTS_JS)
 
 
 def mixed_currency(page: Page, shots: ScreenshotTaker, expected: str | None = None) -> list[Finding]:
@@ -58,8 +59,8 @@ def mixed_currency(page: Page, shots: ScreenshotTaker, expected: str | None = No
 def count_badges(page: Page, shots: ScreenshotTaker) -> tuple[list[Finding], int]:
     """Lists whose header badge (a bare number before the list, e.g. a column's card count) differs from the
     number of entries shown. Returns the findings and how many badges were compared."""
-    page.evaluate(SELECTOR_JS)
-    pairs = page.evaluate(BADGES_JS)
+    evaluate(page, SELECTOR_JS)
+    pairs = evaluate(page, BADGES_JS)
     findings = [
         Finding(probe="count-mismatch", page_url=page.url, element=f'count badge "{p["badge"]}"',
                 message=f"the badge says {p['shown']} but its list shows {p['listed']} entries",

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from webtester.browser.session import ACTION_TIMEOUT_MS
+from webtester.browser.watchdog import bounded, evaluate, matches
 from webtester.probes.findings import describe_element
 from webtester.probes.scan import SELECTOR_JS
 from webtester.probes.session import ProbeSession
@@ -63,8 +65,8 @@ OnChange = Callable[[str, dict], None]
 
 
 def fingerprint(sess: ProbeSession) -> dict:
-    sess.page.evaluate(SELECTOR_JS)
-    return sess.page.evaluate(_FINGERPRINT_JS)
+    evaluate(sess.page, SELECTOR_JS)
+    return evaluate(sess.page, _FINGERPRINT_JS)
 
 
 def _unchanged(before: dict, after: dict) -> bool:
@@ -77,19 +79,19 @@ def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int
     """Click the controls of the page the session is on (see the module docstring)."""
     page = sess.page
     url = page.url
-    page.evaluate(SELECTOR_JS)
-    controls = page.evaluate(_CONTROLS_JS, [max_controls, per_group])
+    evaluate(page, SELECTOR_JS)
+    controls = evaluate(page, _CONTROLS_JS, [max_controls, per_group])
     for control in controls:
         if SKIP_TEXT.search(control["text"]):
             continue
         loc = page.locator(control["sel"])
-        if not loc.count():
+        if not matches(loc):
             continue
         sess.spend()
         before = fingerprint(sess)
         native = len(sess.dialogs)
         try:
-            loc.first.click(timeout=1500)
+            loc.first.click(timeout=ACTION_TIMEOUT_MS)
         except Exception:
             continue  # covered, detached or moving: not evidence of anything
         sess.settle()
@@ -114,18 +116,18 @@ def probe_dialog(sess: ProbeSession, dialog_sel: str, opener_sel: str, opener: s
     """The dialog ``dialog_sel`` (just opened by ``opener_sel``) closes with its close control and with Escape."""
     page = sess.page
     name = describe_element(page, dialog_sel)
-    close_sel = page.evaluate(_CLOSE_JS, dialog_sel)
+    close_sel = evaluate(page, _CLOSE_JS, dialog_sel)
     if close_sel:
         sess.spend()
         close = describe_element(page, close_sel)
         try:
-            page.locator(close_sel).first.click(timeout=1500)
+            page.locator(close_sel).first.click(timeout=ACTION_TIMEOUT_MS)
         except Exception:
             close_sel = None
         else:
             sess.settle()
             sess.step(f"clicked {close} in dialog {name}")
-            if page.evaluate(_VISIBLE_JS, dialog_sel):
+            if evaluate(page, _VISIBLE_JS, dialog_sel):
                 sess.found("close-control-broken", f"{close} in dialog {name}",
                            "clicking the dialog's close control leaves the dialog open", full=True, opener=opener)
                 sess.goto()
@@ -133,19 +135,20 @@ def probe_dialog(sess: ProbeSession, dialog_sel: str, opener_sel: str, opener: s
                 sess.ok("dialog-close", f"{close} in dialog {name}", "closed the dialog")
     # reopen and press Escape
     try:
-        if not page.locator(opener_sel).count():
+        if not matches(page.locator(opener_sel)):
             return
         sess.spend(2)
-        page.locator(opener_sel).first.click(timeout=1500)
+        page.locator(opener_sel).first.click(timeout=ACTION_TIMEOUT_MS)
         sess.settle()
-        if not page.evaluate(_VISIBLE_JS, dialog_sel):
+        if not evaluate(page, _VISIBLE_JS, dialog_sel):
             return
-        page.keyboard.press("Escape")
+        with bounded(page):
+            page.keyboard.press("Escape")
         sess.settle()
     except Exception:
         return
     sess.step(f"pressed Escape in dialog {name}")
-    if page.evaluate(_VISIBLE_JS, dialog_sel):
+    if evaluate(page, _VISIBLE_JS, dialog_sel):
         sess.found("escape-does-not-close", f"dialog {name}", "pressing Escape leaves the dialog open", full=True, opener=opener)
     else:
         sess.ok("dialog-close", f"Escape in dialog {name}", "closed the dialog")
@@ -172,11 +175,11 @@ _NUMBER_NEAR_JS = r"""(sel) => {
 def probe_vote(sess: ProbeSession) -> None:
     """A vote button clicked twice should not count two votes from one person."""
     page = sess.page
-    page.evaluate(SELECTOR_JS)
-    sel = page.evaluate(_VOTE_JS)
+    evaluate(page, SELECTOR_JS)
+    sel = evaluate(page, _VOTE_JS)
     if not sel:
         return
-    start = page.evaluate(_NUMBER_NEAR_JS, sel)
+    start = evaluate(page, _NUMBER_NEAR_JS, sel)
     if start is None:
         return
     element = describe_element(page, sel)
@@ -184,11 +187,11 @@ def probe_vote(sess: ProbeSession) -> None:
     for _ in range(2):
         sess.spend()
         try:
-            page.locator(sel).first.click(timeout=1500)
+            page.locator(sel).first.click(timeout=ACTION_TIMEOUT_MS)
         except Exception:
             return
         sess.settle()
-        counts.append(page.evaluate(_NUMBER_NEAR_JS, sel))
+        counts.append(evaluate(page, _NUMBER_NEAR_JS, sel))
     sess.step(f"clicked {element} twice: counts {counts}")
     if None in counts or counts[1] == counts[0]:
         return

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page
 
+from webtester.browser.watchdog import matches
+
 
 @dataclass
 class Finding:
@@ -41,7 +43,7 @@ class ScreenshotTaker:
         self._count += 1
         path = self.folder / f"{self._count:03d}-{re.sub(r'[^a-z0-9]+', '-', probe.lower())}.png"
         try:
-            if target is not None and target.count() and target.first.is_visible():
+            if target is not None and matches(target, visible=True):
                 target.first.screenshot(path=str(path), timeout=2000)
             else:
                 page.screenshot(path=str(path), timeout=2000)

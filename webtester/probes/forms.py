@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+from webtester.browser.session import ACTION_TIMEOUT_MS
+from webtester.browser.watchdog import evaluate
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.pagemodel import Field, FormModel
 from webtester.probes.session import ERROR_WORDS, SUCCESS_WORDS, ProbeSession
@@ -129,23 +131,23 @@ def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozense
                 current = next((o["value"] for o in options if o.get("selected")), None)
                 value = wanted or current or (options[0]["value"] if options else None)
                 if value is not None:
-                    loc.select_option(value, timeout=1500)
+                    loc.select_option(value, timeout=ACTION_TIMEOUT_MS)
                     filled += 1
             elif f.kind == "radio":
                 group = f.name or f.sel
                 if group not in radios_done:
                     radios_done.add(group)
                     if not any(x.checked for x in form.fields if x.kind == "radio" and (x.name or x.sel) == group):
-                        loc.check(timeout=1500, force=True)
+                        loc.check(timeout=ACTION_TIMEOUT_MS, force=True)
                     filled += 1
             elif f.kind == "checkbox":
                 if CONSENT.search(f.label):
-                    loc.check(timeout=1500, force=True)
+                    loc.check(timeout=ACTION_TIMEOUT_MS, force=True)
                     filled += 1
             else:
                 value = fill_value(f, token)
                 if value is not None:
-                    loc.fill(value, timeout=1500)
+                    loc.fill(value, timeout=ACTION_TIMEOUT_MS)
                     filled += 1
         except Exception:
             continue
@@ -154,7 +156,7 @@ def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozense
 
 
 def form_state(sess: ProbeSession, form: FormModel) -> dict:
-    return sess.page.evaluate(_FORM_STATE_JS, [form.sel, form.submit])
+    return evaluate(sess.page, _FORM_STATE_JS, [form.sel, form.submit])
 
 
 def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None:
@@ -178,7 +180,7 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
 
 def _set_value(sess: ProbeSession, f: Field, value: str) -> None:
     loc = sess.page.locator(f.sel).first
-    loc.fill(value, timeout=1500)
+    loc.fill(value, timeout=ACTION_TIMEOUT_MS)
     loc.dispatch_event("change")
     loc.blur()
     sess.settle(60)
@@ -192,8 +194,8 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     where = f'form "{name}"'
 
     # 1. empty submission
-    sess.page.evaluate(
-        """(sel) => document.querySelector(sel).querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea')
+    evaluate(
+        sess.page, """(sel) => document.querySelector(sel).querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea')
              .forEach(e => { e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})); })""", form.sel)
     sess.settle(60)
     empty_blocked = bool(form_state(sess, form).get("disabled"))
@@ -382,7 +384,7 @@ _DELETE_JS = r"""(token) => {
 
 def _delete_and_reload(sess: ProbeSession, where: str, token: str) -> None:
     page = sess.page
-    if not page.evaluate(_DELETE_JS, token):
+    if not evaluate(page, _DELETE_JS, token):
         return
     sess.spend()
     before = sess.state()
@@ -392,8 +394,8 @@ def _delete_and_reload(sess: ProbeSession, where: str, token: str) -> None:
         return
     sess.settle(200)
     # an in-page confirmation dialog: press its confirming button
-    confirm = page.evaluate(
-        r"""() => {
+    confirm = evaluate(
+        page, r"""() => {
           const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
           const box = [...document.querySelectorAll('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]')].find(vis);
           if (!box) return false;

@@ -10,6 +10,8 @@ from datetime import date, timedelta
 
 from playwright.sync_api import Page
 
+from webtester.browser.session import ACTION_TIMEOUT_MS
+from webtester.browser.watchdog import bounded, evaluate, matches
 from webtester.probes.findings import Finding, ScreenshotTaker, describe_element
 from webtester.probes.scan import SELECTOR_JS
 
@@ -66,8 +68,8 @@ class ProbeContext:
 
 def page_state(page: Page, ctx: ProbeContext) -> PageState:
     """Fingerprint the page: URL, visible text lines, DOM hash, count of list-like items."""
-    data = page.evaluate(
-        """() => ({
+    data = evaluate(
+        page, """() => ({
             text: document.body ? document.body.innerText : '',
             html: document.body ? document.body.innerHTML : '',
             values: [...document.querySelectorAll('input, textarea, select')].map(e => e.type === 'checkbox' || e.type === 'radio' ? String(e.checked) : e.value).join('\\u0001'),
@@ -94,9 +96,9 @@ def _restart(page: Page, ctx: ProbeContext) -> None:
 
 def dead_controls(page: Page, ctx: ProbeContext) -> list[Finding]:
     """Buttons and links outside forms that change nothing visible when clicked."""
-    page.evaluate(SELECTOR_JS)
-    selectors: list[str] = page.evaluate(
-        """(limit) => [...document.querySelectorAll('button, a[href], [role=button], [role=tab], [role=link]')]
+    evaluate(page, SELECTOR_JS)
+    selectors: list[str] = evaluate(
+        page, """(limit) => [...document.querySelectorAll('button, a[href], [role=button], [role=tab], [role=link]')]
             .filter(el => !el.closest('form') && !el.disabled && el.getClientRects().length &&
                           getComputedStyle(el).visibility !== 'hidden')
             .slice(0, limit).map(el => window.__wtSelector(el))""",
@@ -105,11 +107,11 @@ def dead_controls(page: Page, ctx: ProbeContext) -> list[Finding]:
     findings: list[Finding] = []
     for sel in selectors:
         loc = page.locator(sel)
-        if not loc.count() or not loc.first.is_visible():
+        if not matches(loc, visible=True):
             continue
         before = page_state(page, ctx)
         try:
-            loc.first.click(timeout=1500)
+            loc.first.click(timeout=ACTION_TIMEOUT_MS)
         except Exception:
             continue  # covered or detached: not evidence of a dead control
         _settle(page)
@@ -159,8 +161,8 @@ def _fill_value(kind: str, label: str, token: str, attrs: dict) -> str | None:
 
 def fill_form_valid(page: Page, form_sel: str, token: str) -> int:
     """Fill every field of a form with plausible valid data containing ``token``; returns fields filled."""
-    fields = page.evaluate(
-        """(formSel) => {
+    fields = evaluate(
+        page, """(formSel) => {
             const form = document.querySelector(formSel);
             if (!form) return [];
             return [...form.querySelectorAll('input, textarea, select')]
@@ -179,9 +181,10 @@ def fill_form_valid(page: Page, form_sel: str, token: str) -> int:
         loc = page.locator(f["sel"]).first
         try:
             if f["tag"] == "select":
-                options = loc.evaluate("el => [...el.options].filter(o => o.value && !o.disabled).map(o => o.value)")
+                with bounded(page):
+                    options = loc.evaluate("el => [...el.options].filter(o => o.value && !o.disabled).map(o => o.value)")
                 if options:
-                    loc.select_option(options[0], timeout=1000)
+                    loc.select_option(options[0], timeout=ACTION_TIMEOUT_MS)
                     filled += 1
             elif f["type"] == "checkbox":
                 continue  # optional toggles stay as the app set them
@@ -202,8 +205,8 @@ def fill_form_valid(page: Page, form_sel: str, token: str) -> int:
 
 
 def _submit_selector(page: Page, form_sel: str) -> str | None:
-    return page.evaluate(
-        """(formSel) => {
+    return evaluate(
+        page, """(formSel) => {
             const form = document.querySelector(formSel);
             const btn = form && (form.querySelector('button[type=submit], input[type=submit]') ||
                                  [...form.querySelectorAll('button')].find(b => b.type !== 'button' && b.type !== 'reset'));
@@ -214,9 +217,9 @@ def _submit_selector(page: Page, form_sel: str) -> str | None:
 
 
 def _forms(page: Page) -> list[str]:
-    page.evaluate(SELECTOR_JS)
-    return page.evaluate(
-        "() => [...document.forms].filter(f => f.getClientRects().length).map(f => window.__wtSelector(f))"
+    evaluate(page, SELECTOR_JS)
+    return evaluate(
+        page, "() => [...document.forms].filter(f => f.getClientRects().length).map(f => window.__wtSelector(f))"
     )
 
 
@@ -250,15 +253,15 @@ def form_probes(page: Page, ctx: ProbeContext) -> list[Finding]:
         label = describe_element(page, form_sel)
 
         # 1. empty submission
-        blocked = page.evaluate(
-            """(sel) => { const f = document.querySelector(sel);
+        blocked = evaluate(
+            page, """(sel) => { const f = document.querySelector(sel);
                  f.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea').forEach(e => { e.value = ''; });
                  return !f.checkValidity(); }""",
             form_sel,
         )
         before = page_state(page, ctx)
         try:
-            page.locator(submit).first.click(timeout=1500)
+            page.locator(submit).first.click(timeout=ACTION_TIMEOUT_MS)
         except Exception:
             continue
         _settle(page)
@@ -282,10 +285,10 @@ def form_probes(page: Page, ctx: ProbeContext) -> list[Finding]:
             _restart(page, ctx)
             continue
         before = page_state(page, ctx)
-        page.evaluate("(sel) => { const b = document.querySelector(sel); b.click(); b.click(); }", submit)
+        evaluate(page, "(sel) => { const b = document.querySelector(sel); b.click(); b.click(); }", submit)
         _settle(page)
-        copies = page.evaluate(
-            """(token) => [...document.body.querySelectorAll('*')].filter(el =>
+        copies = evaluate(
+            page, """(token) => [...document.body.querySelectorAll('*')].filter(el =>
                    el.children.length === 0 && el.textContent.includes(token)).length""",
             token,
         )
@@ -299,7 +302,7 @@ def form_probes(page: Page, ctx: ProbeContext) -> list[Finding]:
         if copies >= 1:
             page.reload()
             _settle(page)
-            still = page.evaluate("(token) => document.body.innerText.includes(token)", token)
+            still = evaluate(page, "(token) => document.body.innerText.includes(token)", token)
             if not still:
                 findings.append(_form_finding(
                     page, ctx, "state-lost-on-reload", before.url, label,

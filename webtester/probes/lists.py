@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from webtester.browser.session import ACTION_TIMEOUT_MS
+from webtester.browser.watchdog import PageUnresponsive, evaluate
 from webtester.probes.pagemodel import Field, PageModel, list_items
 from webtester.probes.session import ProbeSession
 
@@ -112,7 +114,7 @@ class ListProbe:
         tabs_checked = False
         for option in options[:3]:
             what = f'filter "{f.label}" = "{option["text"]}"'
-            shown = self._apply(lambda option=option: self.page.locator(f.sel).first.select_option(option["value"], timeout=1500), what, base)
+            shown = self._apply(lambda option=option: self.page.locator(f.sel).first.select_option(option["value"], timeout=ACTION_TIMEOUT_MS), what, base)
             if shown is None:
                 continue
             self._judge_filter(what, option["text"], [x for x in labels if x != option["text"]], shown, f.label)
@@ -148,7 +150,7 @@ class ListProbe:
                     continue
                 self.sess.spend()
                 try:
-                    self.page.locator(tab["sel"]).first.click(timeout=1500)
+                    self.page.locator(tab["sel"]).first.click(timeout=ACTION_TIMEOUT_MS)
                 except Exception:
                     continue
                 self._changed(tab["text"])
@@ -164,7 +166,7 @@ class ListProbe:
                 elif naming and len(naming) == len(shown):
                     self.sess.ok("filter-views", f'filter "{f.label}"', f"{what}: the filter still applies")
                 try:  # back to the first tab for the next option
-                    self.page.locator(group["active"]).first.click(timeout=1500)
+                    self.page.locator(group["active"]).first.click(timeout=ACTION_TIMEOUT_MS)
                     self._changed("")
                 except Exception:
                     pass
@@ -176,7 +178,7 @@ class ListProbe:
         if not word:
             return
         self.sess.spend()
-        self.page.locator(search.sel).first.fill(word, timeout=1500)
+        self.page.locator(search.sel).first.fill(word, timeout=ACTION_TIMEOUT_MS)
         self._changed(word)
         shown = self.items()
         what = f'filter "{f.label}" = "{label}" with the search "{word}"'
@@ -188,7 +190,7 @@ class ListProbe:
                             option=label, search=word, stray=strays[0][:200])
         elif shown:
             self.sess.ok("filter-combined", f'filter "{f.label}" with search "{search.label}"', what)
-        self.page.locator(search.sel).first.fill("", timeout=1500)
+        self.page.locator(search.sel).first.fill("", timeout=ACTION_TIMEOUT_MS)
         self._changed("")
 
     def filter_checkboxes(self, boxes: list[Field]) -> None:
@@ -199,9 +201,7 @@ class ListProbe:
             if not key:
                 continue
             self.sess.spend()
-            try:
-                self._toggle(f, True)
-            except Exception:
+            if not self._toggle(f, True):
                 continue
             self._changed(f.label)
             what = f'"{f.label}" switched on'
@@ -232,10 +232,7 @@ class ListProbe:
                 continue
             (a, ka), (b, kb) = keys[0], keys[1]
             self.sess.spend(2)
-            try:
-                self._toggle(a, True)
-                self._toggle(b, True)
-            except Exception:
+            if not (self._toggle(a, True) and self._toggle(b, True)):
                 continue
             self._changed("")
             shown = self.items()
@@ -252,13 +249,22 @@ class ListProbe:
             break
         self.restart()
 
-    def _toggle(self, f: Field, on: bool) -> None:
-        """Switch a checkbox (an input, or an element with role checkbox/switch) on or off."""
+    def _toggle(self, f: Field, on: bool) -> bool:
+        """Switch a checkbox (an input, or an element with role checkbox/switch) on or off; False (and a step
+        saying so) when it could not be switched, which judges nothing."""
         loc = self.page.locator(f.sel).first
-        if f.tag == "input":
-            loc.set_checked(on, timeout=1500)
-        elif (loc.get_attribute("aria-checked") == "true") != on:
-            loc.click(timeout=1500)
+        try:
+            if f.tag == "input":
+                loc.set_checked(on, timeout=ACTION_TIMEOUT_MS)
+            elif (loc.get_attribute("aria-checked", timeout=ACTION_TIMEOUT_MS) == "true") != on:
+                loc.click(timeout=ACTION_TIMEOUT_MS)
+        except PageUnresponsive:
+            raise
+        except Exception as exc:
+            first = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+            self.sess.step(f'list: "{f.label}" could not be switched {"on" if on else "off"} ({first}); not judged')
+            return False
+        return True
 
     def filter_buttons(self, group: dict) -> None:
         """A button group (All / Portraits / ...): each button shows only entries naming it; counts follow."""
@@ -267,7 +273,7 @@ class ListProbe:
         base = self.items()
         for b in buttons[1:4]:
             what = f'filter button "{b["text"]}"'
-            shown = self._apply(lambda b=b: self.page.locator(b["sel"]).first.click(timeout=1500), what, base)
+            shown = self._apply(lambda b=b: self.page.locator(b["sel"]).first.click(timeout=ACTION_TIMEOUT_MS), what, base)
             if shown is None:
                 continue
             self._judge_filter(what, b["text"], [x for x in labels if x != b["text"]], shown,
@@ -284,7 +290,7 @@ class ListProbe:
         instruction); a word is taken from each text of the first entry whose markup (class, id, label,
         a preceding <dt>) names one of them. Without ``fields`` only the entry's name or title is searched.
         """
-        entry = self.page.evaluate(ENTRY_FIELDS_JS, [self.model.list_sel, self.model.list_key])
+        entry = evaluate(self.page, ENTRY_FIELDS_JS, [self.model.list_sel, self.model.list_key])
         if not entry or not entry.get("title"):
             return
         title = entry["title"]
@@ -334,10 +340,10 @@ class ListProbe:
         self.sess.spend()
         loc = self.page.locator(box.sel).first
         before = self.items()
-        loc.fill(word, timeout=1500)
+        loc.fill(word, timeout=ACTION_TIMEOUT_MS)
         self._changed(word)
         if self.items() == before and word:
-            loc.press("Enter", timeout=1500)
+            loc.press("Enter", timeout=ACTION_TIMEOUT_MS)
             self._changed(word)
 
 

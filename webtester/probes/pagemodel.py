@@ -13,6 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
+from webtester.browser.watchdog import evaluate
 from webtester.probes.scan import SELECTOR_JS
 
 MODEL_JS = r"""() => {
@@ -272,8 +273,8 @@ def _field(data: dict) -> Field:
 
 def read_model(page: Page) -> PageModel:
     """Read the page model of ``page`` as it is now."""
-    page.evaluate(SELECTOR_JS)
-    raw: dict[str, Any] = page.evaluate(MODEL_JS)
+    evaluate(page, SELECTOR_JS)
+    raw: dict[str, Any] = evaluate(page, MODEL_JS)
     forms = [
         FormModel(sel=f["sel"], name=f["name"], visible=f["visible"], submit=f["submit"], submit_text=f["submit_text"],
                   fields=[_field(x) for x in f["fields"]], novalidate=f["novalidate"], in_dialog=f["in_dialog"], role=f["role"])
@@ -284,7 +285,7 @@ def read_model(page: Page) -> PageModel:
         url=raw["url"], title=raw["title"], forms=forms, outside=[_field(x) for x in raw["outside"]],
         list_sel=lst.get("sel"), list_key=lst.get("key"), list_count=lst.get("count", 0), dialogs=raw["dialogs"],
         counts=raw["counts"], button_groups=raw["buttonGroups"], headings=raw["headings"], links=raw["links"],
-        images=raw["images"], texts=raw["texts"], badges=page.evaluate(BADGES_JS),
+        images=raw["images"], texts=raw["texts"], badges=evaluate(page, BADGES_JS),
     )
 
 
@@ -302,4 +303,4 @@ def list_items(page: Page, list_sel: str | None, list_key: str | None) -> list[s
     """Texts of the visible items of a list found by :func:`read_model` (None when the list is gone)."""
     if not list_sel or not list_key:
         return None
-    return page.evaluate(LIST_ITEMS_JS, [list_sel, list_key])
+    return evaluate(page, LIST_ITEMS_JS, [list_sel, list_key])

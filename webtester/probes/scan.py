@@ -9,6 +9,7 @@ import re
 
 from playwright.sync_api import Page
 
+from webtester.browser.watchdog import evaluate
 from webtester.probes.findings import Finding, ScreenshotTaker, describe_element
 
 #: A script defining ``window.__wtSelector(el)``: a short, unique CSS selector for an element.
@@ -47,7 +48,7 @@ _PLACEHOLDER = re.compile("|".join(PLACEHOLDER_PATTERNS), re.IGNORECASE)
 
 
 def _selector_ready(page: Page) -> None:
-    page.evaluate(SELECTOR_JS)
+    evaluate(page, SELECTOR_JS)
 
 
 _IMAGES_JS = """() => [...document.images]
@@ -61,7 +62,7 @@ _IMAGES_JS = """() => [...document.images]
 
 def _images(page: Page) -> list[dict]:
     _selector_ready(page)
-    return page.evaluate(_IMAGES_JS)
+    return evaluate(page, _IMAGES_JS)
 
 
 def broken_images(page: Page, shots: ScreenshotTaker) -> list[Finding]:
@@ -100,8 +101,8 @@ def checked_image_count(page: Page) -> int:
 def placeholder_text(page: Page, shots: ScreenshotTaker) -> list[Finding]:
     """Visible text that looks like a template left unfinished (lorem ipsum, TODO, undefined, NaN...)."""
     _selector_ready(page)
-    blocks = page.evaluate(
-        """() => {
+    blocks = evaluate(
+        page, """() => {
             const out = [];
             const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
             for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -139,8 +140,8 @@ def placeholder_text(page: Page, shots: ScreenshotTaker) -> list[Finding]:
 def viewport_overflow(page: Page, shots: ScreenshotTaker) -> list[Finding]:
     """Elements that stick out past the right edge of the viewport (horizontal overflow)."""
     _selector_ready(page)
-    found = page.evaluate(
-        """() => {
+    found = evaluate(
+        page, """() => {
             const width = document.documentElement.clientWidth;
             const out = [];
             for (const el of document.body.querySelectorAll('*')) {

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from webtester.browser.watchdog import PageUnresponsive, check_responsive, evaluate, watchdog_of
 from webtester.probes.findings import Finding, ProbeLog, ScreenshotTaker
 from webtester.probes.interactive import PageState, page_state
 
@@ -75,7 +76,11 @@ class ProbeSession:
     # -- budget and timing
 
     def spend(self, n: int = 1) -> None:
-        """Count ``n`` actions; raises :class:`BudgetExceeded` when the budget or the time is used up."""
+        """Count ``n`` actions; raises :class:`BudgetExceeded` when the budget or the time is used up, and
+        :class:`~webtester.browser.watchdog.PageUnresponsive` when the page stopped responding."""
+        stalled = watchdog_of(self.page).stalled
+        if stalled:
+            raise PageUnresponsive(stalled)
         self.actions += n
         if self.actions > self.max_actions:
             raise BudgetExceeded(f"action budget of {self.max_actions} used up")
@@ -89,7 +94,7 @@ class ProbeSession:
         except Exception:
             pass
         try:
-            self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            evaluate(self.page, "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         except Exception:
             pass
         self.page.wait_for_timeout(self.settle_ms if extra_ms is None else extra_ms)
@@ -97,6 +102,7 @@ class ProbeSession:
     def goto(self, url: str | None = None) -> None:
         """Open ``url`` (default: the start URL) afresh, even when only its #hash differs from the current one."""
         self.spend()
+        check_responsive(self.page)
         target = url or self.start_url
         if self.page.url.split("#")[0] == target.split("#")[0] and "#" in self.page.url + target:
             self.page.goto("about:blank")
@@ -118,7 +124,7 @@ class ProbeSession:
 
     def shows(self, text: str, *, in_list: bool = False) -> bool:
         """Whether ``text`` is visible on the page outside form fields (``in_list``: inside a list entry, a row or a card)."""
-        return bool(self.page.evaluate(VISIBLE_TEXT_JS, [text, in_list]))
+        return bool(evaluate(self.page, VISIBLE_TEXT_JS, [text, in_list]))
 
     # -- recording
 
