@@ -64,6 +64,7 @@ STARTUP_SECONDS = 300.0  # a worker that has not started its instance by then is
 MESSAGES_PER_POLL = 200  # progress messages taken from one worker per turn of the parent's loop
 EVENT_TEXT_CHARS = 300  # longest string kept in a progress event
 EVENT_ITEMS = 20  # most list entries / dict keys kept in a progress event
+HARD_LIMIT_MARGIN = 300.0  # seconds a worker gets past the instance time limit before it is stopped
 PR_SET_PDEATHSIG = 1  # Linux prctl option: the signal a process gets when its parent dies
 PARENT_CHECK_SECONDS = 1.0  # how often a worker without PR_SET_PDEATHSIG checks that its parent lives
 
@@ -82,7 +83,12 @@ class BenchConfig(BaseModel):
     apps_root: Path | None = None
     config: Path | None = Field(default=None, description="config file the workers read API keys from")
     workers: int = Field(default=2, ge=1)
-    timeout: float | None = Field(default=None, gt=0, description="seconds per instance; None for no limit")
+    timeout: float | None = Field(
+        default=None, gt=0,
+        description="seconds per instance before its worker is stopped; None: the settings' instance_time_limit "
+        "plus HARD_LIMIT_MARGIN (the workflow itself ends an instance at instance_time_limit, recording its "
+        "remaining items as errors; this limit stops a worker that does not get there)",
+    )
     retry_failed: bool = False
     runner: str = Field(default=RUNNER, description="module:function called for each instance")
 
@@ -314,6 +320,7 @@ def _run_bench(
     running: list[_Running] = []
     cfg_json, settings_json = cfg.model_dump_json(), worker_settings(settings)
     handoff = lock_handoff(run_dir)
+    hard_limit = cfg.timeout if cfg.timeout is not None else settings.instance_time_limit + HARD_LIMIT_MARGIN
     try:
         while queue or running:
             while queue and len(running) < cfg.workers:
@@ -326,7 +333,7 @@ def _run_bench(
                 running.append(_Running(inst, proc, parent, time.perf_counter()))
             time.sleep(0.05)
             for r in list(running):
-                outcome = _poll(r, cfg.timeout, on_event)
+                outcome = _poll(r, hard_limit, on_event)
                 if outcome is None:
                     continue
                 running.remove(r)
