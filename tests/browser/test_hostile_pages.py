@@ -167,3 +167,22 @@ def test_the_survey_of_a_huge_page_finishes_within_a_bound(browser, hostile_site
     model = survey(hostile_site.url + "huge.html", Pages(browser))
     assert time.monotonic() - started < 30
     assert model.forms and model.title == "Huge page"
+
+
+def test_the_llm_tester_ends_an_item_in_a_frozen_page_with_the_reason(browser, hostile_site, monkeypatch):
+    monkeypatch.setattr(watchdog, "SCRIPT_LIMIT_S", 3.0)
+    script = Script.build({"items": {"*": [
+        {"tool_calls": [{"name": "wait_for", "args": {"seconds": 4}}]},
+        {"tool_calls": [{"name": "click", "args": {"ref": {"$match": r'button "Click me" \[(\w+)\]'}}}]},
+        {"verdict": {"status": "pass", "reason": "the button answers"}},
+    ]}})
+    model = ScriptedChatModel(script=script)
+    tester = LLMTester(model, model, name="scripted", record=False)
+    page = ItemPage(browser, hostile_site.url + "busy_later.html")  # observed first, frozen 3 s after load
+    started = time.monotonic()
+    try:
+        verdict = tester.detect(ITEM, page, ItemBudget(10, InstanceBudget(50)))
+    finally:
+        page.close()
+    assert time.monotonic() - started < 40
+    assert verdict.status is Status.error and "stopped responding" in verdict.evidence.notes, verdict.evidence

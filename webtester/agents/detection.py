@@ -36,6 +36,7 @@ from pydantic import BaseModel, ValidationError
 
 from webtester.agents.base import ItemBudget
 from webtester.agents.verdict import VERDICT_TOOL, VerdictDesk
+from webtester.browser.watchdog import PageUnresponsive
 from webtester.llm.conversation import CHANNEL_KEY
 from webtester.llm.framing import neutralize
 from webtester.llm.usage import FAILED_CALL, add_usage
@@ -139,7 +140,11 @@ def run_detection(
                 return out_of_time()
             if not budget.spend():
                 return ended(Status.error, f"no verdict recorded: {budget.exhausted_reason()}")
-            result, ok = _run_tool(by_name, call)
+            try:
+                result, ok = _run_tool(by_name, call)
+            except PageUnresponsive as exc:  # bounded by the page's watchdog; no later step can work there
+                steps.append(_step(call["name"], call.get("args"), f"Error: {exc}"))
+                return ended(Status.error, f"{exc}: the item could not be completed")
             if ok is None:
                 malformed += 1
                 last_problem = result
@@ -179,5 +184,7 @@ def _run_tool(by_name: dict[str, BaseTool], call: ToolCall) -> tuple[str, bool |
         return f"Error: invalid arguments for {call['name']}: {problems}. Fix them and call again.", None
     try:
         return _text(tool.invoke(args)), True
+    except PageUnresponsive:
+        raise
     except Exception as exc:  # the tool ran and failed (e.g. element not found): the model sees it and adapts
         return f"Error: {call['name']} failed: {type(exc).__name__}: {exc}", False

@@ -23,7 +23,7 @@ from webtester.browser.code_actions import Step, run_js, run_steps
 from webtester.browser.confinement import same_origin
 from webtester.browser.errors import describe_error
 from webtester.browser.observe import StaleRefError, diff, normalize_ref, resolve_ref
-from webtester.browser.watchdog import bounded, evaluate
+from webtester.browser.watchdog import PageUnresponsive, bounded, evaluate
 
 MAX_RESULT_CHARS = 12_000
 
@@ -165,6 +165,8 @@ class BrowserTools:
             message = action() or "Done."
         except StaleRefError as exc:
             return f"Error: {exc}"
+        except PageUnresponsive:
+            raise  # a frozen page ends the item (the detection loop records why); nothing more can be done there
         except Exception as exc:  # noqa: BLE001 - returned to the model
             shot = self._failure_shot(step)
             return f"Error: {step} failed: {describe_error(exc)}{shot}" + self._reported(mark)
@@ -379,7 +381,9 @@ def _guard(name: str, fn: Callable[..., str]) -> Callable[..., str]:
             return fn(**kwargs)
         except StaleRefError as exc:
             return f"Error: {exc}"
-        except Exception as exc:  # noqa: BLE001 - the agent loop must never see an exception
+        except PageUnresponsive:
+            raise  # the one exception the agent loop sees: the item cannot go on in a frozen page
+        except Exception as exc:  # noqa: BLE001 - the agent loop must never see another exception
             return f"Error: {name} failed: {describe_error(exc)}"
 
     return wrapper
