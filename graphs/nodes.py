@@ -43,6 +43,12 @@ def _brief(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:500]}" if text else type(exc).__name__
 
 
+def _app_stopped(ctx: RunContext, exc: Exception) -> dict[str, Any]:
+    """The app went down and a restart did not bring it back: nothing more can run (the instance fails)."""
+    ctx.emit("app_failed", error=_brief(exc))
+    return {"failure": f"app stopped during the run: {_brief(exc)}"}
+
+
 # -- nodes -----------------------------------------------------------------
 
 
@@ -62,9 +68,12 @@ def prepare_tester(state: TesterState, runtime: Runtime[RunContext]) -> dict[str
     """Let the tester prepare for the instance (e.g. explore the app) in pages of the run's browser."""
     ctx = runtime.context
     started = time.perf_counter()
+    try:  # the app's current URL: a resumed run has started the app again, maybe on another port
+        app_url = ctx.app.ensure()
+    except Exception as exc:
+        return _app_stopped(ctx, exc)
     try:
-        # the app's current URL: a resumed run has started the app again, maybe on another port
-        ctx.tester.prepare(ctx.app.ensure(), ctx.browser, instruction=state.get("instruction", ""))
+        ctx.tester.prepare(app_url, ctx.browser, instruction=state.get("instruction", ""))
     except Exception as exc:
         ctx.emit("prepare_failed", error=_brief(exc))
         return {"failure": f"tester preparation failed: {_brief(exc)}"}
@@ -77,7 +86,11 @@ def generate_checklist(state: TesterState, runtime: Runtime[RunContext]) -> dict
     ctx = runtime.context
     started = time.perf_counter()
     try:
-        checklist = ctx.tester.generate_checklist(state["instruction"], ctx.app.ensure(), ctx.max_items)
+        app_url = ctx.app.ensure()
+    except Exception as exc:
+        return {"checklist": [], **_app_stopped(ctx, exc)}
+    try:
+        checklist = ctx.tester.generate_checklist(state["instruction"], app_url, ctx.max_items)
     except Exception as exc:
         ctx.emit("checklist_failed", error=_brief(exc))
         spent = getattr(exc, "cost", None) or Cost()
@@ -122,9 +135,8 @@ def detect_item(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, A
     started = time.perf_counter()
     try:
         app_url = ctx.app.ensure()
-    except Exception as exc:  # the app went down and a restart did not bring it back: no item can run
-        ctx.emit("app_failed", error=_brief(exc))
-        return {"failure": f"app stopped during the run: {_brief(exc)}"}
+    except Exception as exc:
+        return _app_stopped(ctx, exc)
     page: AppPage | None = None
     try:
         if instance.remaining <= 0:

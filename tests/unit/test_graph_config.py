@@ -116,17 +116,19 @@ class _DeciderTester(_Tester):
 
 
 class _FlakyApp:
-    """Answers for the first item, then goes down for good (a restart does not bring it back)."""
+    """Answers for the preparation, the checklist and the first item, then goes down for good (a restart does
+    not bring it back)."""
 
     url = "http://127.0.0.1:9/"
 
-    def __init__(self):
+    def __init__(self, answers: int = 3):
         self.checks = 0
+        self.answers = answers
 
     def ensure_healthy(self):
         from webtester.browser.launcher import AppDownError
         self.checks += 1
-        if self.checks > 1:
+        if self.checks > self.answers:
             raise AppDownError("dev server exited with code 137; restart failed", "Error: config exploded")
         return self.url
 
@@ -150,3 +152,19 @@ def test_an_app_that_stays_down_mid_run_fails_the_instance_with_the_reason_and_i
     assert "config exploded" in result["reason"]  # the log tail is given as the reason too
     assert [v["status"] for v in result["verdicts"]] == ["pass"]  # the item before the crash keeps its verdict
     assert tester.planned and tester.planned[0] == ["FT-01", "FT-02", "FT-03"]
+
+
+def test_an_app_that_goes_down_before_the_preparation_fails_the_instance_with_the_reason(tmp_path):
+    tester, app = _DeciderTester(), _FlakyApp(answers=0)
+    handle = AppHandle(lambda: app)
+
+    def factory(state) -> RunContext:
+        return RunContext(tester=tester, folder=InstanceFolder(tmp_path, state["index"]), app=handle,
+                          browser=BrowserHandle())
+
+    out = compile_graph("e2e", context_factory=factory).invoke(
+        {"index": "flaky", "instruction": "x", "mode": "e2e", "verdicts": []})
+    result = out["result"]
+    assert result["status"] == "failed" and result["verdicts"] == []
+    assert result["reason"].startswith("app stopped during the run") and "config exploded" in result["reason"]
+
