@@ -47,6 +47,8 @@ _NEXT_CHANGE_JS = """(limit) => new Promise((resolve) => {
 })"""
 #: how long a client-side route change may take to render (a dev server compiles the route's module on demand)
 ROUTE_RENDER_MS = 8_000
+#: how long one watch for the route's DOM change lasts before the page is looked at again
+ROUTE_POLL_MS = 500
 
 
 def _safe_name(text: str) -> str:
@@ -191,13 +193,21 @@ class ItemPage:
         settle again; True when the page changed meanwhile."""
         if after.url == before.url or after.lines != before.lines:
             return False
-        try:
-            changed = bool(evaluate(self.page, _NEXT_CHANGE_JS, ROUTE_RENDER_MS, waits_s=ROUTE_RENDER_MS / 1000))
-        except Exception:
-            return False
-        if changed:
-            self.settle()
-        return changed
+        # The route may render between the observation and the watch for a change (a framework that renders
+        # navigations as deferred transitions): watch in short spans and look at the page between them.
+        deadline = time.monotonic() + ROUTE_RENDER_MS / 1000
+        while True:
+            span = max(min(ROUTE_POLL_MS, (deadline - time.monotonic()) * 1000), 1)
+            try:
+                changed = bool(evaluate(self.page, _NEXT_CHANGE_JS, int(span), waits_s=span / 1000))
+                changed = changed or observe(self.page).lines != before.lines
+            except Exception:
+                return False
+            if changed:
+                self.settle()
+                return True
+            if time.monotonic() >= deadline:
+                return False
 
     def observe(self, *, ref: str | None = None, full: bool = False) -> Observation:
         """Observe the page and remember the view (references are checked against it)."""
