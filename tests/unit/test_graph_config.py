@@ -136,8 +136,8 @@ class _FlakyApp:
         pass
 
 
-def test_an_app_that_stays_down_mid_run_fails_the_instance_with_the_reason_and_its_log(tmp_path):
-    tester, app = _DeciderTester(), _FlakyApp()
+def _run_with_flaky_app(tmp_path, tester, app: _FlakyApp) -> dict:
+    """The end-to-end workflow on ``app``; returns the result record."""
     handle = AppHandle(lambda: app)  # one handle for the run, as run_app gives every node
 
     def factory(state) -> RunContext:
@@ -146,7 +146,12 @@ def test_an_app_that_stays_down_mid_run_fails_the_instance_with_the_reason_and_i
 
     out = compile_graph("e2e", context_factory=factory).invoke(
         {"index": "flaky", "instruction": "x", "mode": "e2e", "verdicts": []})
-    result = out["result"]
+    return out["result"]
+
+
+def test_an_app_that_stays_down_mid_run_fails_the_instance_with_the_reason_and_its_log(tmp_path):
+    tester = _DeciderTester()
+    result = _run_with_flaky_app(tmp_path, tester, _FlakyApp())
     assert result["status"] == "failed"
     assert "app stopped during the run" in result["reason"] and "exited with code 137" in result["reason"]
     assert "config exploded" in result["reason"]  # the log tail is given as the reason too
@@ -155,16 +160,7 @@ def test_an_app_that_stays_down_mid_run_fails_the_instance_with_the_reason_and_i
 
 
 def test_an_app_that_goes_down_before_the_preparation_fails_the_instance_with_the_reason(tmp_path):
-    tester, app = _DeciderTester(), _FlakyApp(answers=0)
-    handle = AppHandle(lambda: app)
-
-    def factory(state) -> RunContext:
-        return RunContext(tester=tester, folder=InstanceFolder(tmp_path, state["index"]), app=handle,
-                          browser=BrowserHandle())
-
-    out = compile_graph("e2e", context_factory=factory).invoke(
-        {"index": "flaky", "instruction": "x", "mode": "e2e", "verdicts": []})
-    result = out["result"]
+    result = _run_with_flaky_app(tmp_path, _DeciderTester(), _FlakyApp(answers=0))
     assert result["status"] == "failed" and result["verdicts"] == []
     assert result["reason"].startswith("app stopped during the run") and "config exploded" in result["reason"]
 

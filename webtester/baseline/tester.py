@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from webtester.agents.base import AppPage, Checklist, ChecklistError, ItemBudget, PageOpener
 from webtester.baseline.absence import AbsenceModel, AppVocabulary, shipped_model
@@ -24,6 +23,7 @@ from webtester.baseline.crawl import StateGraph, crawl
 from webtester.baseline.explore import Exploration, Explorer
 from webtester.baseline.survey import page_model_from_dict, page_model_to_dict, survey
 from webtester.baseline.verdicts import GLOBAL_RULES, decide, fail_probability, with_feature_search
+from webtester.browser.confinement import origin_of
 from webtester.models import Dimension, Status, TestItem, Verdict
 from webtester.probes.pagemodel import PageModel
 from webtester.runfolder import EXPLORATION_FILE, STATE_GRAPH_FILE, read_json, write_json
@@ -206,8 +206,10 @@ class BaselineTester:
 
 
 def _origin(url: str) -> str | None:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else None
+    try:
+        return origin_of(url)
+    except ValueError:
+        return None
 
 
 def rebase_urls(data: Any, old: str, new: str) -> Any:
