@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -18,6 +19,22 @@ from webtester.eval.scoring import score_predictions
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = EXAMPLE_STUDY
+
+# Appended to the notebook in the test: what its figures actually drew, read back from the matplotlib artists.
+PLOTTED = """
+import json as _json
+import math as _math
+
+def _num(v):
+    return None if _math.isnan(v) else float(v)
+
+print(_json.dumps({
+    "dimension_bars": {c.get_label(): [_num(p.get_height()) for p in c] for c in ax_dimension.containers},
+    "instance_points": {col.get_label(): col.get_offsets().tolist() for col in ax_instances.collections},
+    "category_cells": {name: [_num(v) for v in im.get_array()[:, j]] for j, name in enumerate(f1_by_category.columns)},
+    "study_titles": [ax.get_title() for ax in axes_study],
+}))
+"""
 
 
 class _AnnotatorJudge(Judge):
@@ -56,6 +73,7 @@ def test_analysis_notebook_executes(tmp_path, webtestbench_path):
 
     out = tmp_path / "figures"
     nb = nbformat.read(ROOT / "notebooks" / "analysis.ipynb", as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(PLOTTED))
     env = {"WEBTESTER_NB_RUNS": ",".join(map(str, runs)), "WEBTESTER_NB_STUDY": str(tmp_path / "study"),
            "WEBTESTER_NB_OUT": str(out)}
     old = {k: os.environ.get(k) for k in env}
@@ -68,7 +86,34 @@ def test_analysis_notebook_executes(tmp_path, webtestbench_path):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+    plotted = json.loads("".join(o["text"] for o in nb.cells[-1].outputs if o.get("name") == "stdout"))
+
+    summaries = {run.name: json.loads((run / "scores" / "summary.json").read_text()) for run in runs}
+    instances = {run.name: [json.loads(line) for line in (run / "scores" / "instances.jsonl").read_text().splitlines()]
+                 for run in runs}
+    dims = ["functionality", "constraint", "interaction", "content"]
+    for name, summary in summaries.items():
+        expected = [100 * summary["by_dimension"][d]["macro"]["f1"] if summary["by_dimension"][d]["macro"] else None
+                    for d in dims]
+        assert any(e for e in expected), "the fixture must have a non-zero F1 in some dimension"
+        assert plotted["dimension_bars"][name] == pytest.approx(expected)
+        points = sorted(plotted["instance_points"][name])
+        expected_points = sorted([100 * i["coverage"], 100 * i["f1"]] for i in instances[name])
+        assert [x for p in points for x in p] == pytest.approx([x for p in expected_points for x in p])
+        cats = sorted(summary["by_category"])
+        assert plotted["category_cells"][name] == pytest.approx([100 * summary["by_category"][c]["f1"] for c in cats])
+    study = json.loads((tmp_path / "study" / "correlation.json").read_text())
+    tau = study["metric_level"]["instance x system"]["f1"]["kendall"]["value"]
+    assert plotted["study_titles"][-1] == f"f1 (Kendall tau {tau:.2f})"
     names = {"f1_per_dimension.png", "coverage_vs_f1.png", "judge_vs_human.png", "f1_per_category.png"}
     assert names <= {p.name for p in out.glob("*.png")}
-    for name in names:
-        assert (out / name).stat().st_size > 10_000
+
+
+def test_the_committed_notebook_shows_its_figures_inline():
+    """The notebook is committed executed: every figure is an inline image of its cell, no cell failed."""
+    nb = json.loads((ROOT / "notebooks" / "analysis.ipynb").read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert all(c.get("execution_count") for c in code)
+    outputs = [o for c in code for o in c["outputs"]]
+    assert not [o for o in outputs if o["output_type"] == "error"]
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == 4
