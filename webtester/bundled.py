@@ -1,4 +1,5 @@
-"""The bundled benchmark: apps under ``apps/``, gold records under ``gold/``.
+"""The bundled benchmark: apps under ``apps/``, gold records under ``gold/``, both in the data root
+(:mod:`webtester.data_root`: the checkout, the installed package's copy, or ``$WEBTESTER_DATA``).
 
 Each app is a static folder ``apps/<index>/`` whose ``index.html`` loads
 ``defects.js`` before its own scripts. ``defects.js`` on disk is the shipped
@@ -26,24 +27,36 @@ from types import ModuleType
 
 from webtester.browser.chromium import VIEWPORT
 from webtester.browser.static_server import StaticServer
+from webtester.data_root import PARTS, data_path, data_root
 from webtester.datasets import load_dataset
 from webtester.models import Instance
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-APPS_ROOT = PROJECT_ROOT / "apps"
-GOLD_ROOT = PROJECT_ROOT / "gold"
-CHECKS_ROOT = GOLD_ROOT / "checks"
 CHECKS_PACKAGE = "webtester_gold_checks"
 
 Check = Callable[..., bool]
 
 
-def load_bundled(gold_root: Path = GOLD_ROOT) -> list[Instance]:
-    """All bundled instances, in index order."""
-    return load_dataset(gold_root)
+def apps_root() -> Path:
+    """The bundled apps' folder (``apps/`` of the data root)."""
+    return data_path("apps")
 
 
-def get_instance(index: str, gold_root: Path = GOLD_ROOT) -> Instance:
+def gold_root() -> Path:
+    """The bundled gold records' folder (``gold/`` of the data root)."""
+    return data_path("gold")
+
+
+def checks_root() -> Path:
+    """The executable gold checks' package folder (``gold/checks/`` of the data root)."""
+    return data_path("checks")
+
+
+def load_bundled(gold_root: Path | None = None) -> list[Instance]:
+    """All bundled instances, in index order (``gold_root``: default the data root's ``gold/``)."""
+    return load_dataset(gold_root or data_path("gold"))
+
+
+def get_instance(index: str, gold_root: Path | None = None) -> Instance:
     """One bundled instance by index (its app's folder name)."""
     for inst in load_bundled(gold_root):
         if inst.index == index:
@@ -75,18 +88,18 @@ def defects_js(defects: list[str]) -> bytes:
     return f"window.WT_DEFECTS = {json.dumps(sorted(defects))};\n".encode()
 
 
-def serve_app(instance: Instance, build: str | Iterable[str] = "shipped", apps_root: Path = APPS_ROOT) -> StaticServer:
+def serve_app(instance: Instance, build: str | Iterable[str] = "shipped", apps_root: Path | None = None) -> StaticServer:
     """Start the app of a bundled instance in the given build; stop it with ``.stop()``."""
     defects = resolve_build(instance, build)
-    folder = apps_root / (instance.app.path if instance.app and instance.app.path else instance.index)
+    folder = (apps_root or data_path("apps")) / (instance.app.path if instance.app and instance.app.path else instance.index)
     return StaticServer(folder, overrides={"defects.js": defects_js(defects)})
 
 
-def _checks_package(checks_root: Path) -> str:
+def _checks_package(checks_folder: Path) -> str:
     """Import the checks folder as a package (once per folder); returns its import name."""
-    folder = checks_root.resolve()
+    folder = checks_folder.resolve()
     name = CHECKS_PACKAGE
-    if folder != CHECKS_ROOT.resolve():  # another checks folder gets a name of its own
+    if folder != (data_root() / PARTS["checks"]).resolve():  # another checks folder gets a name of its own
         name += "_" + hashlib.sha256(str(folder).encode()).hexdigest()[:12]
     if name not in sys.modules:
         spec = importlib.util.spec_from_file_location(name, folder / "__init__.py", submodule_search_locations=[str(folder)])
@@ -102,12 +115,13 @@ def _checks_package(checks_root: Path) -> str:
     return name
 
 
-def load_checks(index: str, checks_root: Path = CHECKS_ROOT) -> ModuleType:
-    """Import ``gold/checks/<index>.py`` as a module of the checks package."""
-    path = checks_root / f"{index}.py"
+def load_checks(index: str, checks_folder: Path | None = None) -> ModuleType:
+    """Import ``gold/checks/<index>.py`` as a module of the checks package (default: the data root's)."""
+    folder = checks_folder or checks_root()
+    path = folder / f"{index}.py"
     if not path.exists():
         raise FileNotFoundError(f"no checks module for {index!r}: {path}")
-    return importlib.import_module(f"{_checks_package(checks_root)}.{index}")
+    return importlib.import_module(f"{_checks_package(folder)}.{index}")
 
 
 @dataclass

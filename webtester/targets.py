@@ -101,12 +101,12 @@ def app_starter(
     if isinstance(resolved, Instance):
         inst = resolved
         if inst.defects:  # a bundled app with switchable defects
-            root = apps_root or bundled.APPS_ROOT
+            root = apps_root or bundled.apps_root()
             return lambda: bundled.serve_app(inst, build, root)
         if inst.app is not None:
             spec = inst.app
             return lambda: start_app(spec, apps_root=apps_root, log_path=log_path, serve=serve)
-        location = Path(apps_root or bundled.APPS_ROOT)
+        location = Path(apps_root or bundled.apps_root())
         return lambda: start_dataset_app(inst.index, location, log_path=log_path, serve=serve)
     app: AppSpec | str | Path = resolved
     return lambda: start_app(app, apps_root=apps_root, log_path=log_path, serve=serve)
@@ -117,7 +117,7 @@ def app_present(instance: Instance, apps_root: Path | None) -> bool:
     if instance.defects or instance.app is not None:
         return True
     try:
-        find_app(instance.index, Path(apps_root or bundled.APPS_ROOT))
+        find_app(instance.index, Path(apps_root or bundled.apps_root()))
     except LookupError:
         return False
     return True

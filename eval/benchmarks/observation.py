@@ -42,9 +42,10 @@ from webtester.browser.mcp_format import mcp_format
 from webtester.browser.observe import INTERACTIVE_ROLES, build_observation
 from webtester.browser.session import BrowserSession
 from webtester.browser.tools import make_browser_tools
-from webtester.bundled import PROJECT_ROOT, load_bundled, serve_app
+from webtester.bundled import load_bundled, serve_app
+from webtester.data_root import CHECKOUT_ROOT
 
-FIXTURES = PROJECT_ROOT / "tests" / "fixtures"
+FIXTURES = CHECKOUT_ROOT / "tests" / "fixtures"
 NAV_ROLES = ("link", "tab")
 MAX_PAGES_PER_APP = 6
 

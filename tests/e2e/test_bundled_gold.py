@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from webtester.bundled import APPS_ROOT, load_bundled, run_checks, serve_app
+from webtester.bundled import apps_root, load_bundled, run_checks, serve_app
 
 INSTANCES = load_bundled()
 IDS = [i.index for i in INSTANCES]
@@ -95,7 +95,7 @@ def test_gold_record_is_consistent(inst):
         shipped_defect = item.defect is not None and defects[item.defect].shipped
         assert item.passed == (not shipped_defect), f"item {item.id}: pass label disagrees with its defect"
         assert (item.bug is not None) == (not item.passed), f"item {item.id}: bug text iff failing"
-    on_disk = (APPS_ROOT / inst.index / "defects.js").read_text()
+    on_disk = (apps_root() / inst.index / "defects.js").read_text()
     assert sorted(re.findall(r'"([^"]+)"', on_disk)) == sorted(inst.shipped_defects())
 
 

@@ -23,16 +23,49 @@ CHROMIUM_FLAGS = [
 ]
 VIEWPORT = {"width": 1280, "height": 720}
 _CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+#: Where ``playwright install chromium`` puts the executable, inside the browsers folder.
+_PLAYWRIGHT_EXECUTABLES = ("chromium-*/chrome-linux64/chrome", "chromium-*/chrome-linux/chrome")
+
+
+def playwright_browsers_folder() -> Path:
+    """Where Playwright installs browsers: ``$PLAYWRIGHT_BROWSERS_PATH`` (``0``: inside the playwright
+    package), else ``$XDG_CACHE_HOME/ms-playwright`` or ``~/.cache/ms-playwright``."""
+    chosen = os.environ.get("PLAYWRIGHT_BROWSERS_PATH")
+    if chosen == "0":
+        import playwright
+
+        return Path(playwright.__file__).parent / "driver" / "package" / ".local-browsers"
+    if chosen:
+        return Path(chosen).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser() / "ms-playwright"
+
+
+def _revision(path: Path) -> int:
+    """The revision in a ``chromium-<revision>`` folder name (-1 when there is none)."""
+    tail = path.parent.parent.name.rpartition("-")[2]
+    return int(tail) if tail.isdigit() else -1
+
+
+def playwright_chromiums(folder: Path | None = None) -> list[str]:
+    """The Chromium executables Playwright installed in ``folder`` (default: its browsers folder), newest first."""
+    folder = folder if folder is not None else playwright_browsers_folder()
+    found = [p for pattern in _PLAYWRIGHT_EXECUTABLES for p in folder.glob(pattern)]
+    return [str(p) for p in sorted(found, key=_revision, reverse=True)]
 
 
 def find_chromium(explicit: str | None = None) -> str:
-    """Path of the Chromium executable: ``explicit``, ``$WEBTESTER_BROWSER``, or a known location."""
-    for candidate in [explicit, os.environ.get("WEBTESTER_BROWSER"), *_CANDIDATES, shutil.which("chromium")]:
+    """Path of the Chromium executable: ``explicit``, ``$WEBTESTER_BROWSER``, a system location, or one that
+    ``playwright install chromium`` installed (newest first). The error lists every place tried."""
+    system = [explicit, os.environ.get("WEBTESTER_BROWSER"), *_CANDIDATES, shutil.which("chromium")]
+    for candidate in system + playwright_chromiums():
         if candidate and Path(candidate).exists():
             return str(candidate)
+    tried = [c for c in system if c]
+    for pattern in _PLAYWRIGHT_EXECUTABLES:
+        tried.append(str(playwright_browsers_folder() / pattern))
     raise FileNotFoundError(
-        "Chromium not found: install it with `apt-get install -y chromium` "
-        "or set WEBTESTER_BROWSER to its path"
+        "Chromium not found: install it with `apt-get install -y chromium` or `playwright install chromium`, "
+        "or set WEBTESTER_BROWSER to its path; tried " + ", ".join(tried)
     )
 
 

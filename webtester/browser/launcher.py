@@ -52,10 +52,10 @@ from webtester.apps_source import app_project
 from webtester.browser import npm
 from webtester.browser.static_server import StaticServer
 from webtester.cache import cache_root
+from webtester.data_root import data_path
 from webtester.errors import StepError
 from webtester.models import AppSpec
 
-PROJECT_APPS_ROOT = Path(__file__).resolve().parents[2] / "apps"
 SERVE_MODES = ("dev", "build")
 DEPS_MODES = ("auto", "shared", "local")
 _PORT_IN_USE = ("already in use", "EADDRINUSE", "is in use")
@@ -455,7 +455,7 @@ def start_app(
     """Start the app under test and return it once it answers.
 
     ``target`` is an :class:`~webtester.models.AppSpec` (folders relative to
-    ``apps_root``, default the project's ``apps/``), or a string / path: an
+    ``apps_root``, default the bundled ``apps/`` of :mod:`webtester.data_root`), or a string / path: an
     ``http(s)://`` URL, a static folder, or an npm project folder (one with
     ``package.json``). ``overrides`` replaces files of a static app in memory.
     ``timeout`` bounds the wait for the server to answer; ``install_timeout``
@@ -470,7 +470,7 @@ def start_app(
             return _start_url(target.url, timeout)
         if not target.path:
             raise AppStartError(f"app spec of kind {target.kind!r} has no path")
-        folder = Path(apps_root or PROJECT_APPS_ROOT) / target.path
+        folder = Path(apps_root or data_path("apps")) / target.path
         if not folder.is_dir():
             raise AppStartError(f"app folder not found: {folder}")
         if target.kind == "npm":

@@ -5,7 +5,7 @@
   ``Settings.model_timeout`` seconds and retried ``Settings.model_retries`` times by the client
   (exponential backoff) on transient HTTP errors (429, 5xx, timeouts). Its key and the credentials of
   its base URL are registered for redaction (:mod:`webtester.redact`).
-- ``scripted:PATH``: a :class:`~webtester.llm.scripted.ScriptedChatModel` from a script file.
+- ``scripted:SCRIPT``: a :class:`~webtester.llm.scripted.ScriptedChatModel` from a script file or a shipped script by name.
 - ``replay:PATH``: replay of recorded exchanges (``exchanges.jsonl``, or a run folder
   holding ``<index>/exchanges.jsonl``, resolved per instance by the tester).
 

@@ -54,6 +54,9 @@ from webtester.errors import InputError, StepError
 from webtester.llm.conversation import CHECKLIST_CHANNEL, conversation_key, message_text
 
 VERDICT_TOOL = "record_verdict"
+#: The scripts shipped with the package (package data of ``webtester.llm``), loadable by name.
+SHIPPED_SCRIPTS = Path(__file__).resolve().parent / "scripts"
+_SCRIPT_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 class ScriptedModelError(StepError):
@@ -132,12 +135,10 @@ class Script:
 
     @classmethod
     def load(cls, path: str | Path) -> "Script":
-        """Load a YAML or JSON script file."""
+        """Load a YAML or JSON script file, or a shipped script by name (see :func:`script_path`)."""
         import yaml
 
-        path = Path(path)
-        if not path.exists():
-            raise ScriptError(f"script file not found: {path}")
+        path = script_path(path)
         try:
             spec = yaml.safe_load(path.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
@@ -154,6 +155,26 @@ class Script:
         if script is None:
             raise ScriptedModelError(f"script has no entry for {ctx.channel!r}")
         return to_ai_message(script.at(ctx.turn, ctx.channel), ctx)
+
+
+def shipped_scripts() -> list[str]:
+    """Names of the scripts shipped with the package (``portfolio_site``...)."""
+    return sorted(p.stem for p in SHIPPED_SCRIPTS.iterdir() if p.suffix in _SCRIPT_SUFFIXES)
+
+
+def script_path(spec: str | Path) -> Path:
+    """The script file of ``spec``: a path to a file, or the name of a shipped script (``portfolio_site``,
+    with or without its suffix). Raises :class:`ScriptError` naming the shipped scripts when neither exists."""
+    path = Path(spec)
+    if path.is_file():
+        return path
+    if path.name == str(spec):  # a bare name: look among the shipped scripts
+        stem = path.stem if path.suffix in _SCRIPT_SUFFIXES else path.name
+        for suffix in _SCRIPT_SUFFIXES:
+            shipped = SHIPPED_SCRIPTS / f"{stem}{suffix}"
+            if shipped.is_file():
+                return shipped
+    raise ScriptError(f"script file not found: {path} (shipped scripts, by name: {', '.join(shipped_scripts())})")
 
 
 def _resolve(value: Any, ctx: ScriptContext) -> Any:
