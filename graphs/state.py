@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
+
+from typing_extensions import TypedDict  # pydantic makes JSON schemas (LangGraph Studio) only of this one on 3.11
 
 from webtester.models import Mode
 

@@ -20,8 +20,9 @@ item.
 
 The nodes read their :class:`~webtester.graphs.context.RunContext` from the
 runtime context the caller gives; ``context_factory`` builds it from the state
-instead, for callers that cannot pass one (LangGraph's own tooling, see
-:mod:`webtester.graphs.studio`).
+instead, for callers that cannot pass one; ``wrap_node`` replaces every node by
+what it returns for it, with the graph's context and input schemas given
+(LangGraph's own tooling, see :mod:`webtester.graphs.studio`).
 """
 
 from __future__ import annotations
@@ -52,18 +53,22 @@ from webtester.models import MODES, Mode
 
 Node = Callable[[TesterState, Runtime[RunContext]], dict[str, Any]]
 ContextFactory = Callable[[TesterState], RunContext]
+NodeWrapper = Callable[[str, Node], Any]
 
 
-def build_graph(mode: Mode = "e2e", *, context_factory: ContextFactory | None = None) -> StateGraph:
-    """The uncompiled workflow for ``mode`` ('e2e' or 'oracle'); see the module docstring for ``context_factory``."""
+def build_graph(mode: Mode = "e2e", *, context_factory: ContextFactory | None = None,
+                wrap_node: NodeWrapper | None = None, context_schema: type[Any] = RunContext,
+                input_schema: type[Any] | None = None) -> StateGraph:
+    """The uncompiled workflow for ``mode`` ('e2e' or 'oracle'); see the module docstring for ``context_factory``
+    and ``wrap_node`` (called with each node's name and function)."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r} (expected 'e2e' or 'oracle')")
     checklist_node = "generate_checklist" if mode == "e2e" else "load_gold_checklist"
-    graph = StateGraph(TesterState, context_schema=RunContext)
+    graph = StateGraph(TesterState, context_schema=context_schema, input_schema=input_schema)
 
     def add(name: str, node: Node) -> None:
         action: Any = node if context_factory is None else _with_context(node, context_factory)
-        graph.add_node(name, action)
+        graph.add_node(name, action if wrap_node is None else wrap_node(name, action))
 
     add("start_app", start_app)
     add("prepare_tester", prepare_tester)

@@ -1,9 +1,10 @@
-"""graphs/langgraph.json names importable compiled graphs with the documented shape, and those graphs build
-their run context themselves (LangGraph's tooling gives none); the library's graphs take it from the caller."""
+"""The langgraph.json files (repository root, graphs/) name importable compiled graphs with the documented shape, and
+those graphs build their run context themselves (LangGraph's tooling gives none); the library's graphs take it from
+the caller."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 from pathlib import Path
 
@@ -15,21 +16,20 @@ from webtester.graphs.context import AppHandle, BrowserHandle, RunContext
 from webtester.graphs.workflow import compile_graph
 from webtester.runfolder import InstanceFolder
 
-GRAPHS = Path(__file__).resolve().parents[2] / "graphs"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load(spec: str):
-    file, _, attr = spec.partition(":")
-    path = (GRAPHS / file).resolve()
-    module_spec = importlib.util.spec_from_file_location(f"lg_{path.stem}", path)
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return getattr(module, attr)
+    module, _, attr = spec.partition(":")
+    assert "/" not in module  # a module path: it imports from any working directory (`langgraph dev --config ...`)
+    return getattr(importlib.import_module(module), attr)
 
 
-def test_langgraph_json_graphs_load():
-    config = json.loads((GRAPHS / "langgraph.json").read_text())
-    assert (GRAPHS / config["dependencies"][0] / "pyproject.toml").exists()
+@pytest.mark.parametrize("config_path", ["langgraph.json", "graphs/langgraph.json"])
+def test_langgraph_json_graphs_load(config_path):
+    config_file = ROOT / config_path
+    config = json.loads(config_file.read_text())
+    assert (config_file.parent / config["dependencies"][0] / "pyproject.toml").exists()
     loaded = {name: _load(spec) for name, spec in config["graphs"].items()}
     assert set(loaded) == {"e2e", "oracle"}
     for name, graph in loaded.items():
