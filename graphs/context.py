@@ -17,6 +17,8 @@ from playwright.sync_api import Browser
 from webtester.agents.base import Tester
 from webtester.browser.confinement import OFFLINE
 from webtester.browser.session import BrowserSession, ItemPage
+from webtester.browser.traces import TraceMode, prune, settle
+from webtester.models import Verdict
 from webtester.redact import redact_data
 from webtester.runfolder import InstanceFolder
 from webtester.settings import Settings
@@ -59,11 +61,12 @@ class BrowserHandle:
     """
 
     def __init__(self, *, executable: str | None = None, headless: bool = True, trace_dir: Path | None = None,
-                 browser: Browser | None = None, network: str = OFFLINE) -> None:
+                 browser: Browser | None = None, network: str = OFFLINE, trace: TraceMode = "on") -> None:
         self.executable = executable
         self.network = network
         self.headless = headless
-        self.trace_dir = trace_dir
+        self.trace = trace  # which traces are kept (webtester.browser.traces); "off": none is written
+        self.trace_dir = trace_dir if trace != "off" else None
         self.browser = browser  # an already running Playwright Browser to reuse (tests, benchmark runs)
         self._session: BrowserSession | None = None
 
@@ -81,6 +84,15 @@ class BrowserHandle:
             return self.session().new_item_page(base_url, trace_name=trace_name)
         trace = Path(self.trace_dir) / f"{trace_name}.zip" if (self.trace_dir and trace_name) else None
         return ItemPage(self.browser, base_url, trace_path=trace, network=self.network)
+
+    def settle_trace(self, verdict: Verdict, page: object | None = None) -> None:
+        """After an item's verdict: drop the trace the mode does not keep (and the file of the item's own ``page``)."""
+        settle(verdict, self.trace, getattr(page, "trace_path", None))
+
+    def prune_traces(self, folder: InstanceFolder, verdicts: list[Verdict]) -> None:
+        """At the end of an instance (``retain-on-failure``): delete the traces no verdict kept."""
+        if self.trace == "retain-on-failure":
+            prune(folder.traces, folder.run_dir, verdicts)
 
     def close(self) -> None:
         if self._session is not None:
@@ -114,7 +126,7 @@ class RunContext:
         return cls(
             tester=tester, folder=folder, app=AppHandle(start),
             browser=BrowserHandle(executable=settings.browser_path, trace_dir=folder.traces, browser=browser,
-                                  network=settings.network),
+                                  network=settings.network, trace=settings.trace),
             max_items=settings.max_items, max_tool_calls_per_item=settings.max_tool_calls_per_item,
             max_tool_calls_per_instance=settings.max_tool_calls_per_instance,
             item_time_limit=settings.item_time_limit, instance_time_limit=settings.instance_time_limit,

@@ -145,6 +145,7 @@ def detect_item(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, A
             plan = getattr(ctx.tester, "plan_detection", None)
             if plan is not None:  # a tester that decides over all items at once sees the whole checklist first
                 plan(_items(state), instruction=state.get("instruction", ""))
+                started = time.perf_counter()  # the plan serves every item: the instance's time, not this item's
             if getattr(ctx.tester, "needs_item_page", True):
                 page = ctx.browser.new_page(app_url, trace_name=item.id)
             verdict = ctx.tester.detect(item, page, budget, instruction=state.get("instruction", ""))
@@ -157,6 +158,7 @@ def detect_item(state: TesterState, runtime: Runtime[RunContext]) -> dict[str, A
             _close_page(page, ctx)
     if page is not None:
         _attach_page_evidence(verdict, page, ctx)
+    ctx.browser.settle_trace(verdict, page)
     verdict.cost = verdict.cost.model_copy(
         update={"seconds": round(time.perf_counter() - started, 3), "tool_calls": max(verdict.cost.tool_calls, budget.used)}
     )
@@ -185,6 +187,8 @@ def write_results(state: TesterState, runtime: Runtime[RunContext]) -> dict[str,
         index=state["index"], status="failed" if failure else "ok", reason=failure,
         tester=ctx.tester.name, checklist=items, verdicts=verdicts, cost=cost,
     )
+    if not failure:  # a failed instance keeps its traces: they show what went wrong
+        ctx.browser.prune_traces(ctx.folder, verdicts)
     ctx.folder.write_result(result, replayed=bool(info.get("replayed")))
     ctx.emit("results_written", status=result.status, reason=failure)
     return {"result": result.model_dump(mode="json")}
@@ -239,6 +243,7 @@ def _attach_page_evidence(verdict: Verdict, page: AppPage, ctx: RunContext) -> N
     for name in ("console_errors", "page_errors", "failed_requests", "environment"):
         mine = getattr(ev, name)
         mine.extend(e for e in getattr(page_ev, name) if e not in mine)
+    ev.actions.extend(page_ev.actions)
     if page_ev.notes:
         ev.notes = "\n".join(filter(None, [ev.notes, page_ev.notes]))
     if page_ev.trace:

@@ -128,6 +128,22 @@ class BugReport(BaseModel):
     actual: str = ""
 
 
+class ActionRecord(BaseModel):
+    """One browser action on an element, with a locator a person can reuse (``Evidence.actions``).
+
+    ``locator`` is Playwright Python code on ``page`` (``page.get_by_role("button", name="Save", exact=True)``),
+    ``target`` the same query as data (``{"role": "button", "name": "Save"}``; keys: role, name, label,
+    placeholder, test_id, text, css), both None when no locator found the element alone (it was reached by
+    its reference in the page view). ``value``: the text filled or typed, the key pressed, the option chosen.
+    """
+
+    step: str = Field(description="the step as a person reads it")
+    action: str = Field(description="click, dblclick, fill, type, press, select, check, uncheck, hover, scroll ...")
+    locator: str | None = None
+    target: dict[str, str] | None = None
+    value: str | None = None
+
+
 class Evidence(BaseModel):
     """What supports a verdict: the steps taken and what the browser reported."""
 
@@ -140,7 +156,12 @@ class Evidence(BaseModel):
         default_factory=list,
         description="third-party requests blocked by the network policy or unreachable here: not the app's defects",
     )
-    trace: str | None = None
+    trace: str | None = Field(
+        default=None, description="the item's Playwright trace (zip), relative to the run folder: <index>/traces/<name>.zip",
+    )
+    actions: list[ActionRecord] = Field(
+        default_factory=list, description="the actions on elements, with reusable locators (in the order taken)",
+    )
     notes: str = ""
 
 

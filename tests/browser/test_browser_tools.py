@@ -99,8 +99,9 @@ def test_click_and_fill_through_references_change_the_page(item):
     assert '= "Large"' in out
     out = tools["press_key"].invoke({"key": "Tab"})
     assert out.startswith("Pressed Tab")
-    assert item.evidence.steps[:2] == ['click button "Increment" [' + ref_of(item, "Increment") + "]",
-                                       f"fill textbox \"Your name\" [{ref_of(item, 'Your name')}] 'Grace'"]
+    # the steps name the elements by locators a person can reuse, not by the view's references
+    assert item.evidence.steps[:2] == ['click page.get_by_role("button", name="Increment", exact=True)',
+                                       'fill page.get_by_role("textbox", name="Your name", exact=True) \'Grace\'']
 
 
 def test_folded_items_can_be_expanded_and_used(item):

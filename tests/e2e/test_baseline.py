@@ -162,8 +162,8 @@ def test_survey_and_exploration_use_the_runs_confined_browser(coffee_runs):
     out, result, opened = coffee_runs["shipped"]
     assert opened.launches == 0
     # the look at the start page, the crawl and the probes, all on the app's origin; the verdicts come from what
-    # they gathered, so no item opens a page
-    assert [trace for _, trace in opened.pages] == [None, None, None]
+    # they gathered, so no item opens a page (the crawl's and the probes' pages are traced)
+    assert [trace for _, trace in opened.pages] == [None, "prepare-crawl.zip", "prepare-explore.zip"]
     assert len({origin for origin, _ in opened.pages}) == 1 and opened.pages[0][0].startswith("http://127.0.0.1")
     start_page = json.loads((out / "coffee_store" / "start_page.json").read_text())
     assert start_page["model"]["url"].startswith(opened.pages[0][0])  # the survey read the page (no error)
@@ -243,3 +243,61 @@ def test_run_folder_holds_the_exploration(coffee_runs):
     assert (folder / "result.md").exists() and (folder / "checklist.json").exists()
     plan = json.loads((folder / "baseline_plan.json").read_text())
     assert set(plan) == {i.id for i in result.checklist}
+
+
+PREPARATION = ("start_page.json", "state_graph.json", "exploration.json", "baseline_plan.json", "traces")
+
+
+@pytest.mark.browser
+def test_every_decided_item_links_the_trace_of_the_page_work_that_decided_it(coffee_runs):
+    out, result, _ = coffee_runs["shipped"]
+    traces = {v.item_id: v.evidence.trace for v in result.verdicts}
+    assert all(traces.values()), traces
+    assert set(traces.values()) <= {"coffee_store/traces/prepare-crawl.zip", "coffee_store/traces/prepare-explore.zip"}
+    for v in result.verdicts:
+        assert (out / v.evidence.trace).is_file()
+        searched = v.status is Status.failed and "feature-search model" in v.evidence.notes
+        assert v.evidence.trace.endswith("prepare-crawl.zip" if searched else "prepare-explore.zip"), v
+    recorded = json.loads((out / "coffee_store" / "result.json").read_text())
+    assert {v["item_id"]: v["evidence"]["trace"] for v in recorded["verdicts"]} == traces
+
+
+@pytest.mark.browser
+def test_retain_on_failure_keeps_the_traces_of_failed_and_unchecked_items_only(coffee_runs, browser, tmp_path):
+    import shutil
+
+    source, shipped, _ = coffee_runs["shipped"]
+    (tmp_path / "coffee_store").mkdir()
+    for name in PREPARATION:  # the same preparation, decided again with another trace setting
+        copy = shutil.copytree if (source / "coffee_store" / name).is_dir() else shutil.copy
+        copy(source / "coffee_store" / name, tmp_path / "coffee_store" / name)
+    assert {p.name for p in (tmp_path / "coffee_store" / "traces").iterdir()} == {"prepare-crawl.zip", "prepare-explore.zip"}
+    (tmp_path / "coffee_store" / "traces" / "FT-01.zip").write_bytes(b"PK")  # a trace no item will link
+    settings = Settings(max_items=8, trace="retain-on-failure")
+    result = run_instance(bundled.get_instance("coffee_store"), mode="e2e", tester=BaselineTester(), out_dir=tmp_path,
+                          settings=settings, browser=browser)
+    assert [(v.item_id, v.status) for v in result.verdicts] == [(v.item_id, v.status) for v in shipped.verdicts]
+    assert any(v.status is Status.passed for v in result.verdicts)
+    assert any(v.status is Status.failed for v in result.verdicts)
+    for v in result.verdicts:
+        assert (v.evidence.trace is None) == (v.status is Status.passed), v
+    kept = {tmp_path / v.evidence.trace for v in result.verdicts if v.evidence.trace}
+    # a trace no kept item links is deleted at the end of the instance
+    assert set((tmp_path / "coffee_store" / "traces").iterdir()) == kept
+
+
+@pytest.mark.browser
+def test_trace_off_writes_no_trace(browser, tmp_path):
+    from webtester.graphs.context import BrowserHandle
+    from webtester.models import Verdict
+
+    with bundled.serve_app(bundled.get_instance("loan_calculator"), "shipped") as server:
+        for mode, written in (("off", False), ("on", True)):
+            pages = BrowserHandle(trace_dir=tmp_path / mode, browser=browser, trace=mode)
+            page = pages.new_page(server.url, trace_name="prepare-explore")
+            page.close()
+            assert (tmp_path / mode / "prepare-explore.zip").is_file() is written
+            assert bool(page.evidence.trace) is written
+            verdict = Verdict(item_id="FT-01", status=Status.passed)
+            pages.settle_trace(verdict, page)  # "on" and "off" keep what there is
+            assert (tmp_path / mode / "prepare-explore.zip").is_file() is written

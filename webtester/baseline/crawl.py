@@ -96,6 +96,7 @@ class StateGraph:
     actions: int = 0
     seconds: float = 0.0
     stopped: str | None = None
+    trace: str | None = None  # the Playwright trace of the crawl's page, relative to the run folder
     version: int = STATE_GRAPH_VERSION
 
     def to_dict(self) -> dict[str, Any]:

@@ -47,6 +47,7 @@ class Exploration:
     actions: int = 0
     seconds: float = 0.0
     stopped: str | None = None
+    trace: str | None = None  # the Playwright trace of the exploration's page, relative to the run folder
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

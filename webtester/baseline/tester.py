@@ -7,6 +7,9 @@ bounded probe exploration (:mod:`webtester.baseline.explore`, saved to ``explora
 Checklist: :mod:`webtester.baseline.checklist` on the instruction and the start page.
 Detection: every item is decided from the exploration (:mod:`webtester.baseline.verdicts`); the item's own
 page is not needed. A resumed instance reloads what preparation saved.
+Traces: the crawl's and the exploration's pages are traced (``traces/prepare-crawl.zip``,
+``traces/prepare-explore.zip``, when the run keeps traces); each verdict links the trace of the page work that
+decided it: the crawl's for a Fail of the feature search (it searched the crawl's views), else the exploration's.
 No model is used; the same app gives the same checklist and verdicts.
 """
 
@@ -29,6 +32,8 @@ from webtester.probes.pagemodel import PageModel
 from webtester.runfolder import EXPLORATION_FILE, STATE_GRAPH_FILE, read_json, write_json
 
 RULES_VERSION = "baseline-1"
+CRAWL_TRACE = "prepare-crawl"
+EXPLORE_TRACE = "prepare-explore"
 PLAN_FILE = "baseline_plan.json"
 START_PAGE_FILE = "start_page.json"
 
@@ -112,7 +117,7 @@ class BaselineTester:
         if self._graph is not None:  # saved by a run that was stopped: its app may have had another port
             self._graph = rebased_graph(self._graph, app_url)
         if self._graph is None:
-            page = pages.new_page(app_url)
+            page = pages.new_page(app_url, trace_name=CRAWL_TRACE)
             try:
                 shots = self.folder / "screenshots" / "crawl" if self.folder else None
                 self._graph = crawl(page.page, app_url, max_actions=self.crawl_actions, time_limit=self.crawl_time,
@@ -120,6 +125,7 @@ class BaselineTester:
                 self._graph.environment = list(page.evidence.environment)[:200]
             finally:
                 page.close()
+            self._graph.trace = self._relative(page.evidence.trace)
             self._save(STATE_GRAPH_FILE, self._graph.to_dict())
         if self._exploration is None:
             self._exploration = self._explore(app_url, pages, instruction)
@@ -127,14 +133,23 @@ class BaselineTester:
 
     def _explore(self, app_url: str, pages: PageOpener, instruction: str) -> Exploration:
         shots = self.folder / "screenshots" / "explore" if self.folder else None
-        page = pages.new_page(app_url)
+        page = pages.new_page(app_url, trace_name=EXPLORE_TRACE)
         try:
             explorer = Explorer(page.page, app_url, instruction=instruction, screenshot_dir=shots, relative_to=self.run_dir,
                                 accept_dialogs=False, max_actions=self.max_actions, time_limit=self.time_limit,
                                 graph=self._graph)
-            return explorer.run(page.evidence)
+            exploration = explorer.run(page.evidence)
         finally:
             page.close()
+        exploration.trace = self._relative(page.evidence.trace)
+        return exploration
+
+    def _relative(self, trace: str | None) -> str | None:
+        """A trace's path as verdicts record it: relative to the run folder."""
+        if trace is None:
+            return None
+        path = Path(trace)
+        return str(path.relative_to(self.run_dir)) if self.run_dir and path.is_relative_to(self.run_dir) else str(path)
 
     # -- stage 1
 
@@ -158,13 +173,19 @@ class BaselineTester:
     # -- stage 2
 
     def detect(self, item: TestItem, page: AppPage | None, budget: ItemBudget, *, instruction: str = "") -> Verdict:
-        """The verdict for ``item`` from the instance's exploration (``page`` is not used)."""
+        """The verdict for ``item`` from the instance's exploration (``page`` is not used), linking the trace of
+        the page work that decided it."""
         verdict = self._probe_verdict(item)
+        assert self._exploration is not None
+        verdict.evidence.trace = verdict.evidence.trace or self._exploration.trace
         if not self._searchable(item, verdict) or self._graph is None or self.absence_model is None:
             return verdict
         vocab = self._vocabulary(instruction)
         flagged = item.id in self._flagged if self._flagged is not None else None
-        return with_feature_search(verdict, item, vocab, self.absence_model, flagged=flagged)
+        searched = with_feature_search(verdict, item, vocab, self.absence_model, flagged=flagged)
+        if searched.status is Status.failed:  # the search failed it from the crawl's views
+            searched.evidence.trace = self._graph.trace or verdict.evidence.trace
+        return searched
 
     def plan_detection(self, items: list[TestItem], *, instruction: str = "") -> None:
         """Decide which items the feature-search rule fails, over all items of the instance at once (the rule

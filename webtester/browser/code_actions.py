@@ -17,14 +17,18 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from typing import Literal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
 from webtester.browser.confinement import same_origin
 from webtester.browser.errors import describe_error
+from webtester.browser.locators import Reusable, reusable_locator
 from webtester.browser.observe import StaleRefError, normalize_ref, resolve_ref
 from webtester.browser.watchdog import bounded
+from webtester.models import ActionRecord
 
 JS_MAX_CHARS = 8_000
 RESULT_MAX_CHARS = 2_000
@@ -163,27 +167,40 @@ class StepFailed(AssertionError):
     """An expectation of a step did not hold."""
 
 
-def locate(item_page, step: Step):
-    """The locator a step targets (raises ``ValueError`` / :class:`StaleRefError`)."""
+def target(item_page, step: Step) -> tuple[Any, Reusable | None]:
+    """The locator a step targets, and the query a person can reuse for it (None: an element reached by its
+    reference alone; see :func:`~webtester.browser.locators.reusable_locator`). Raises ``ValueError`` /
+    :class:`StaleRefError`."""
     page = item_page.page
     if step.ref:
-        loc = resolve_ref(page, item_page.last_observation, normalize_ref(step.ref))
+        ref = normalize_ref(step.ref)
+        loc = resolve_ref(page, item_page.last_observation, ref)
         if loc.count() == 0:
             raise StaleRefError(f"[{step.ref}] is no longer on the page; observe again for fresh references")
-        return loc
+        obs = item_page.last_observation
+        info = obs.refs.get(ref) if obs is not None else None
+        reusable = reusable_locator(page, loc, info.role if info else "", info.name if info else "")
+        return (reusable.locator(page) if reusable else loc), reusable
+    query: dict[str, str]
     if step.role:
-        loc = page.get_by_role(step.role, name=step.name, exact=step.exact) if step.name else page.get_by_role(step.role)
+        query = {"role": step.role, **({"name": step.name} if step.name else {})}
     elif step.text is not None:
-        loc = page.get_by_text(step.text, exact=step.exact)
+        query = {"text": step.text}
     elif step.label is not None:
-        loc = page.get_by_label(step.label, exact=step.exact)
+        query = {"label": step.label}
     elif step.placeholder is not None:
-        loc = page.get_by_placeholder(step.placeholder, exact=step.exact)
+        query = {"placeholder": step.placeholder}
     elif step.css:
-        loc = page.locator(f"css={step.css}")
+        query = {"css": step.css}
     else:
         raise ValueError(f"step '{step.action}' needs a target (ref, role, text, label, placeholder or css)")
-    return loc.nth(step.nth) if step.nth is not None else loc
+    reusable = Reusable(query, exact=step.exact, nth=step.nth)
+    return reusable.locator(page), reusable
+
+
+def locate(item_page, step: Step):
+    """The locator a step targets (raises ``ValueError`` / :class:`StaleRefError`)."""
+    return target(item_page, step)[0]
 
 
 def _single(loc):
@@ -191,6 +208,49 @@ def _single(loc):
     if n > 1:
         raise ValueError(f"{n} elements match; add 'nth' or make the query more precise")
     return loc
+
+
+#: steps that act on their element (recorded in the evidence's actions, with their reusable locator)
+_ELEMENT_ACTIONS = frozenset({"click", "dblclick", "fill", "type", "press", "select", "check", "uncheck", "hover",
+                              "scroll_into_view"})
+
+
+@contextmanager
+def _recorded(item_page, step: Step, reusable: Reusable | None) -> Iterator[None]:
+    """Record an element step in the item's evidence with its reusable locator, and title it so in the trace."""
+    shown = reusable.code if reusable else f"[{step.ref}]"
+    text = f"{step.action} {shown}" + (f" {step.value!r}" if step.value is not None else "")
+    item_page.evidence.actions.append(ActionRecord(
+        step=text, action=step.action, locator=reusable.code if reusable else None,
+        target=dict(reusable.target) if reusable else None, value=step.value,
+    ))
+    with item_page.trace_group(text):
+        yield
+
+
+def _act_on(loc, step: Step, timeout_ms: float) -> str:
+    """Run an element step (one of :data:`_ELEMENT_ACTIONS`) on its single element."""
+    a = step.action
+    if a == "click":
+        loc.click(timeout=timeout_ms)
+    elif a == "dblclick":
+        loc.dblclick(timeout=timeout_ms)
+    elif a == "fill":
+        loc.fill(step.value or "", timeout=timeout_ms)
+    elif a == "type":
+        loc.press_sequentially(step.value or "", timeout=timeout_ms)
+    elif a == "press":
+        loc.press(step.value or "", timeout=timeout_ms)
+    elif a == "select":
+        chosen = loc.select_option(label=[v.strip() for v in (step.value or "").split("|")], timeout=timeout_ms)
+        return f"selected {chosen}"
+    elif a in ("check", "uncheck"):
+        loc.set_checked(a == "check", timeout=timeout_ms)
+    elif a == "hover":
+        loc.hover(timeout=timeout_ms)
+    elif a == "scroll_into_view":
+        loc.scroll_into_view_if_needed(timeout=timeout_ms)
+    return "ok"
 
 
 def _run_step(item_page, step: Step, timeout_ms: float) -> str:
@@ -229,7 +289,7 @@ def _run_step(item_page, step: Step, timeout_ms: float) -> str:
     if a == "press" and not step.has_target():
         page.keyboard.press(step.value or "")
         return "ok"
-    loc = locate(item_page, step)
+    loc, reusable = target(item_page, step)
     if a == "count":
         return str(loc.count())
     if a == "expect_count":
@@ -242,26 +302,10 @@ def _run_step(item_page, step: Step, timeout_ms: float) -> str:
             raise StepFailed("the element is visible")
         return "ok"
     loc = _single(loc)
-    if a == "click":
-        loc.click(timeout=timeout_ms)
-    elif a == "dblclick":
-        loc.dblclick(timeout=timeout_ms)
-    elif a == "fill":
-        loc.fill(step.value or "", timeout=timeout_ms)
-    elif a == "type":
-        loc.press_sequentially(step.value or "", timeout=timeout_ms)
-    elif a == "press":
-        loc.press(step.value or "", timeout=timeout_ms)
-    elif a == "select":
-        chosen = loc.select_option(label=[v.strip() for v in (step.value or "").split("|")], timeout=timeout_ms)
-        return f"selected {chosen}"
-    elif a in ("check", "uncheck"):
-        loc.set_checked(a == "check", timeout=timeout_ms)
-    elif a == "hover":
-        loc.hover(timeout=timeout_ms)
-    elif a == "scroll_into_view":
-        loc.scroll_into_view_if_needed(timeout=timeout_ms)
-    elif a == "read_text":
+    if a in _ELEMENT_ACTIONS:
+        with _recorded(item_page, step, reusable):
+            return _act_on(loc, step, timeout_ms)
+    if a == "read_text":
         return json.dumps(loc.inner_text(timeout=timeout_ms)[:500], ensure_ascii=False)
     elif a == "read_value":
         return json.dumps(loc.input_value(timeout=timeout_ms)[:500], ensure_ascii=False)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from webtester.models import Evidence
+from webtester.models import ActionRecord, Evidence
 
 MAX_ENTRY = 500  # characters kept of one message
 
@@ -39,6 +39,7 @@ class EvidenceLog:
     popups: list[str] = field(default_factory=list)
     screenshots: list[str] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
+    actions: list[ActionRecord] = field(default_factory=list)
     trace: str | None = None
 
     _KINDS = (
@@ -129,5 +130,6 @@ class EvidenceLog:
             failed_requests=list(self.failed_requests),
             environment=list(self.environment),
             trace=self.trace,
+            actions=[a.model_copy() for a in self.actions],
             notes="\n".join([n for n in [notes, *extra] if n]),
         )

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -231,6 +233,26 @@ class ItemPage:
             self.page.screenshot(path=str(path), full_page=full_page, timeout=ACTION_TIMEOUT_MS)
         self.evidence.screenshots.append(str(path))
         return str(path)
+
+    @contextmanager
+    def trace_group(self, title: str) -> Iterator[None]:
+        """Group the block's Playwright calls under ``title`` in the trace (when tracing), e.g. the step
+        ``click page.get_by_role("button", name="Save", exact=True)``."""
+        grouped = False
+        if self.trace_path and not self._closed:
+            try:
+                self.context.tracing.group(title[:200])
+                grouped = True
+            except Exception:  # the trace is evidence, never a reason for the step to fail
+                pass
+        try:
+            yield
+        finally:
+            if grouped:
+                try:
+                    self.context.tracing.group_end()
+                except Exception:
+                    pass
 
     def close(self) -> None:
         """Save the trace (when tracing) and close the context (idempotent)."""

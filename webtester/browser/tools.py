@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import tempfile
 from pathlib import Path
-from typing import Callable, Literal
+from typing import Any, Callable, Literal
 from urllib.parse import urljoin
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -22,8 +22,10 @@ from pydantic import BaseModel, Field
 from webtester.browser.code_actions import Step, run_js, run_steps
 from webtester.browser.confinement import same_origin
 from webtester.browser.errors import describe_error
+from webtester.browser.locators import Reusable, reusable_locator
 from webtester.browser.observe import StaleRefError, diff, normalize_ref, resolve_ref
 from webtester.browser.watchdog import PageUnresponsive, bounded, evaluate
+from webtester.models import ActionRecord
 
 MAX_RESULT_CHARS = 12_000
 
@@ -154,6 +156,36 @@ class BrowserTools:
         except ValueError:
             return ref
 
+    def _target(self, ref: str) -> tuple[Any, Reusable | None]:
+        """The element ``ref`` points at: through a reusable locator when one finds it alone on the page
+        (:func:`~webtester.browser.locators.reusable_locator`), else through the reference itself."""
+        loc = self._locator(ref)
+        obs = self.item.last_observation
+        info = obs.refs.get(normalize_ref(ref)) if obs is not None else None
+        with bounded(self.page):
+            reusable = reusable_locator(self.page, loc, info.role if info else "", info.name if info else "")
+        return (reusable.locator(self.page) if reusable else loc), reusable
+
+    def _act_on(self, ref: str, action: str, do: Callable[[Any, str], str], *, value: str | None = None) -> str:
+        """:meth:`_act` for an action on the element ``ref`` points at: ``do(locator, what)`` acts through the
+        element's reusable locator, and the step is recorded with it (in the evidence's steps and actions, and
+        as the title of the action in the trace)."""
+        what = self._what(ref)
+
+        def go() -> str:
+            loc, reusable = self._target(ref)
+            shown = f"{what} via {reusable.code}" if reusable else what
+            step = f"{action} {reusable.code if reusable else what}" + (f" {value!r}" if value is not None else "")
+            self.item.evidence.steps[-1] = step  # _act recorded the step by its reference before it was resolved
+            self.item.evidence.actions.append(ActionRecord(
+                step=step, action=action, locator=reusable.code if reusable else None,
+                target=dict(reusable.target) if reusable else None, value=value,
+            ))
+            with self.item.trace_group(step):
+                return do(loc, shown)
+
+        return self._act(f"{action} {what}" + (f" {value!r}" if value is not None else ""), go)
+
     def _act(self, step: str, action: Callable[[], str | None]) -> str:
         """Run ``action``, then report what it did, what changed and what the browser said."""
         if self.item.last_observation is None:
@@ -220,97 +252,87 @@ class BrowserTools:
         return self._act(f"navigate {target}", go)
 
     def click(self, ref: str, double: bool = False, button: str = "left") -> str:
-        what = self._what(ref)
-
-        def go() -> str:
-            loc = self._locator(ref)
+        def go(loc, what: str) -> str:
             if double:
                 loc.dblclick(button=button)
             else:
                 loc.click(button=button)
             return f"{'Double-clicked' if double else 'Clicked'} {what}."
 
-        return self._act(f"click {what}", go)
+        return self._act_on(ref, "dblclick" if double else "click", go)
 
     def fill(self, ref: str, text: str, press_enter: bool = False) -> str:
-        what = self._what(ref)
-
-        def go() -> str:
-            loc = self._locator(ref)
+        def go(loc, what: str) -> str:
             loc.fill(text)
             if press_enter:
                 loc.press("Enter")
             return f"Filled {what} with {text!r}{' and pressed Enter' if press_enter else ''}."
 
-        return self._act(f"fill {what} {text!r}", go)
+        return self._act_on(ref, "fill", go, value=text)
 
     def type_text(self, ref: str, text: str, press_enter: bool = False) -> str:
-        what = self._what(ref)
-
-        def go() -> str:
-            loc = self._locator(ref)
+        def go(loc, what: str) -> str:
             loc.press_sequentially(text, delay=10)
             if press_enter:
                 loc.press("Enter")
             return f"Typed {text!r} into {what}{' and pressed Enter' if press_enter else ''}."
 
-        return self._act(f"type {what} {text!r}", go)
+        return self._act_on(ref, "type", go, value=text)
 
     def select_option(self, ref: str, options: list[str]) -> str:
-        what = self._what(ref)
-
-        def go() -> str:
-            loc = self._locator(ref)
+        def go(loc, what: str) -> str:
             try:
                 chosen = loc.select_option(label=options, timeout=2_000)
             except Exception:
                 chosen = loc.select_option(value=options)
             return f"Selected {chosen} in {what}."
 
-        return self._act(f"select {what} {options}", go)
+        return self._act_on(ref, "select", go, value=" | ".join(options))
 
     def check(self, ref: str, checked: bool = True) -> str:
-        what = self._what(ref)
-
-        def go() -> str:
-            self._locator(ref).set_checked(checked)
+        def go(loc, what: str) -> str:
+            loc.set_checked(checked)
             return f"{'Checked' if checked else 'Unchecked'} {what}."
 
-        return self._act(f"{'check' if checked else 'uncheck'} {what}", go)
+        return self._act_on(ref, "check" if checked else "uncheck", go)
 
     def press_key(self, key: str, ref: str | None = None) -> str:
-        what = self._what(ref) if ref else "the focused element"
+        if ref:
+            def on(loc, what: str) -> str:
+                loc.press(key)
+                return f"Pressed {key} on {what}."
+
+            return self._act_on(ref, "press", on, value=key)
 
         def go() -> str:
-            if ref:
-                self._locator(ref).press(key)
-            else:
-                with bounded(self.page):
-                    self.page.keyboard.press(key)
-            return f"Pressed {key} on {what}."
+            with bounded(self.page):
+                self.page.keyboard.press(key)
+            return f"Pressed {key} on the focused element."
 
-        return self._act(f"press {key} on {what}", go)
+        return self._act(f"press {key} on the focused element", go)
 
     def hover(self, ref: str) -> str:
-        what = self._what(ref)
-
-        def go() -> str:
-            self._locator(ref).hover()
+        def go(loc, what: str) -> str:
+            loc.hover()
             return f"Hovered over {what}."
 
-        return self._act(f"hover {what}", go)
+        return self._act_on(ref, "hover", go)
 
     def scroll(self, ref: str | None = None, direction: str = "down", pixels: int = 600) -> str:
+        if ref:
+            def into_view(loc, what: str) -> str:
+                loc.scroll_into_view_if_needed()
+                return f"Scrolled {what} into view."
+
+            return self._act_on(ref, "scroll_into_view", into_view)
+
         def go() -> str:
-            if ref:
-                self._locator(ref).scroll_into_view_if_needed()
-                return f"Scrolled {self._what(ref)} into view."
             with bounded(self.page):
                 self.page.mouse.wheel(0, pixels if direction == "down" else -pixels)
             y = evaluate(self.page, "() => [Math.round(scrollY), document.documentElement.scrollHeight - innerHeight]")
             return f"Scrolled {direction} by {pixels} px (now at {y[0]} of {max(y[1], 0)} px)."
 
-        return self._act(f"scroll {ref or direction}", go)
+        return self._act(f"scroll {direction}", go)
 
     def wait_for(self, text: str | None = None, text_gone: str | None = None, seconds: float | None = None,
                  timeout: float = 5.0) -> str:

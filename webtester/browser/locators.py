@@ -1,0 +1,113 @@
+"""Locators a person can reuse, for the element a page-view reference (``aria-ref=e12``) points at.
+
+A reference is valid only for one snapshot of one page. :func:`reusable_locator` looks for a query that
+finds that same element alone on the page, in the order Playwright recommends: role and accessible name
+(``get_by_role("button", name="Save")``), label, placeholder, test id, text, then CSS (its id, else a path of
+``tag:nth-of-type`` steps). Each candidate is verified on the live page: it matches exactly one element, and
+that element is the referenced one. The result carries the query as data and as Python code on ``page``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from webtester.browser.watchdog import evaluate
+from webtester.probes.scan import SELECTOR_JS
+
+#: roles Playwright cannot query an element by in a way a person would reuse
+_UNQUERYABLE_ROLES = frozenset({"generic", "none", "presentation", "text", ""})
+_TEXT_MAX = 80  # longer visible texts make poor locators
+
+#: what the element offers besides its role and name (after SELECTOR_JS defined ``__wtSelector``)
+_ATTRS_JS = """(el) => {
+  const text = (s) => (s || "").replace(/\\s+/g, " ").trim();
+  return {
+    label: el.labels && el.labels.length ? text(el.labels[0].innerText) : "",
+    placeholder: el.getAttribute("placeholder") || "", test_id: el.getAttribute("data-testid") || "",
+    text: ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName) ? "" : text(el.innerText),
+    css: window.__wtSelector(el),
+  };
+}"""
+
+
+def _py(text: str) -> str:
+    """A Python string literal in double quotes."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Reusable:
+    """A query that finds one element: ``target`` as data (``{"role": "button", "name": "Save"}``) and ``code``
+    as Playwright Python on ``page``."""
+
+    target: dict[str, str]
+    exact: bool = True
+    """names and texts match whole (else as a substring, ignoring case)"""
+    nth: int | None = None
+    """the n-th match (from 0) of a query that matches several"""
+
+    @property
+    def code(self) -> str:
+        t, exact = self.target, (", exact=True" if self.exact else "")
+        if "role" in t:
+            code = f"page.get_by_role({_py(t['role'])}" + (f", name={_py(t['name'])}{exact})" if "name" in t else ")")
+        else:
+            kind, value = next(iter(t.items()))
+            if kind == "css":
+                code = f"page.locator({_py(value)})"
+            else:
+                code = f"page.get_by_{kind}({_py(value)}{'' if kind == 'test_id' else exact})"
+        return code + (f".nth({self.nth})" if self.nth is not None else "")
+
+    def locator(self, page: Any) -> Any:
+        """The Playwright locator of this query on ``page``."""
+        t = self.target
+        if "role" in t:
+            loc = page.get_by_role(t["role"], name=t["name"], exact=self.exact) if "name" in t else page.get_by_role(t["role"])
+        else:
+            kind, value = next(iter(t.items()))
+            if kind == "css":
+                loc = page.locator(f"css={value}")
+            elif kind == "test_id":
+                loc = page.get_by_test_id(value)
+            else:
+                loc = getattr(page, f"get_by_{kind}")(value, exact=self.exact)
+        return loc.nth(self.nth) if self.nth is not None else loc
+
+
+def _candidates(role: str, name: str, attrs: dict[str, str]) -> list[Reusable]:
+    out: list[Reusable] = []
+    if role not in _UNQUERYABLE_ROLES and name:
+        out.append(Reusable({"role": role, "name": name}))
+    for kind in ("label", "placeholder", "test_id"):
+        if attrs.get(kind):
+            out.append(Reusable({kind: attrs[kind]}))
+    if attrs.get("text") and len(attrs["text"]) <= _TEXT_MAX:
+        out.append(Reusable({"text": attrs["text"]}))
+    if role not in _UNQUERYABLE_ROLES and not name:
+        out.append(Reusable({"role": role}))
+    if attrs.get("css"):
+        out.append(Reusable({"css": attrs["css"]}))
+    return out
+
+
+def reusable_locator(page: Any, element: Any, role: str = "", name: str = "", *, timeout_ms: float = 2_000) -> Reusable | None:
+    """The first query (see the module docstring) that finds ``element`` (a locator of one element, e.g. its
+    ``aria-ref``) and nothing else on ``page``; ``role`` and ``name`` are the element's in the page view. None
+    when no query does, or the page does not answer (the caller then acts through ``element`` itself)."""
+    try:
+        handle = element.element_handle(timeout=timeout_ms)
+        try:
+            evaluate(page, SELECTOR_JS)
+            attrs = handle.evaluate(_ATTRS_JS)
+            for candidate in _candidates(role, name, attrs):
+                found = candidate.locator(page)
+                if found.count() == 1 and found.evaluate("(el, target) => el === target", handle, timeout=timeout_ms):
+                    return candidate
+        finally:
+            handle.dispose()
+    except Exception:  # a page that changed or stopped answering: the reference is used as it is
+        return None
+    return None
