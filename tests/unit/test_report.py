@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import base64
+import datetime
 import json
 import re
+import socket
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
@@ -14,7 +16,7 @@ from webtester.eval.judges.base import Judge, JudgeInfo, Matches
 from webtester.eval.reports import report_scores
 from webtester.eval.reports import write_reports as write_scores
 from webtester.eval.scoring import score_run_full
-from webtester.models import BugReport, Evidence, GoldItem, Instance, InstanceResult, Status, TestItem, Verdict
+from webtester.models import BugReport, Cost, Evidence, GoldItem, Instance, InstanceResult, Status, TestItem, Verdict
 from webtester.report import ReportError, write_reports
 from webtester.runfolder import InstanceFolder, write_json
 
@@ -98,6 +100,32 @@ def test_junit_xml_has_a_suite_per_instance_and_a_case_per_item(run_dir):
     assert "port in use" in instance_case.find("error").get("message")
 
 
+def test_junit_records_when_where_and_how_long_and_attaches_evidence(run_dir):
+    folder = InstanceFolder(run_dir, "notes", create=False)
+    result = folder.read_result()
+    for verdict, seconds in zip(result.verdicts, (0.5, 1.25, 0.0, 2.0)):
+        verdict.cost = Cost(seconds=seconds)
+    result.verdicts[1].evidence.trace = "notes/traces/CS-01.zip"
+    folder.write_result(result)
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    manifest["instances"]["notes"]["started"] = "2026-05-04T10:11:12+00:00"
+    write_json(run_dir / "manifest.json", manifest)
+
+    root = ET.parse(write_reports(run_dir)[1]).getroot()
+    suites = {s.get("name"): s for s in root.findall("testsuite")}
+    notes = suites["notes"]
+    assert notes.get("timestamp") == "2026-05-04T10:11:12+00:00" and notes.get("hostname") == socket.gethostname()
+    datetime.datetime.fromisoformat(suites["broken"].get("timestamp"))  # ISO 8601 also without the manifest's record
+    # each case its own time; the instance's wall time on the suite, the part outside the items as setup_time
+    assert [c.get("time") for c in notes.findall("testcase")] == ["0.500", "1.250", "0.000", "2.000"]
+    props = {p.get("name"): p.get("value") for p in notes.find("properties")}
+    assert notes.get("time") == "12.500" and props["setup_time"] == "8.750" and props["tester"] == "baseline"
+    out = notes.findall("testcase")[1].find("system-out").text.splitlines()
+    shot = (run_dir / "notes" / "screenshots" / "explore" / "001-invalid.png").resolve()
+    assert out == ["filled Amount with -5", f"[[ATTACHMENT|{shot}]]",
+                   f"[[ATTACHMENT|{(run_dir / 'notes' / 'traces' / 'CS-01.zip').resolve()}]]"]
+
+
 def test_html_report_is_self_contained_with_every_section(run_dir):
     scored = score_run_full(run_dir, [GOLD, BROKEN], FixedJudge({"notes": {"FT-01": 1, "CS-01": 2}}), bootstrap=0)
     html_path, _ = write_reports(run_dir, scores=report_scores(scored.summary), instances=[GOLD, BROKEN])
@@ -109,7 +137,7 @@ def test_html_report_is_self_contained_with_every_section(run_dir):
     assert "Bug report." in html and "not checked" in html
     # screenshots are embedded; nothing is loaded from elsewhere
     assert len(re.findall(r'src="data:image/(?:png|jpeg);base64,', html)) >= 2
-    assert not re.search(r'(?:src|href)="(?:https?:)?//', html) and "<link" not in html and "<script" not in html
+    assert not re.search(r'(?:src|href)="(?:https?:)?//', html) and "<link" not in html and "<script src" not in html
     # page and instruction text are escaped, scores shown per instance (TP on gold 2: P = R = F1 = 100)
     assert "&lt;b&gt;amounts&lt;/b&gt;" in html and "&lt;one&gt; currency &amp; symbol" in html
     assert "Precision 100.0" in html and "TP" in html
@@ -124,6 +152,14 @@ def test_report_without_scores_says_so(run_dir):
     assert "Not scored against gold" in html and "score it with: webtester score" in html
     assert "Make a notes app." in html and "Scores against gold" not in html
     assert junit.exists()
+
+
+def test_unscored_report_prints_the_score_command_only_when_the_run_names_its_gold(run_dir):
+    html = write_reports(run_dir)[0].read_text()  # the manifest names no dataset: a run of a folder or a URL
+    assert "no gold to score against" in html and "score it with" not in html
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    write_json(run_dir / "manifest.json", {**manifest, "dataset": "bundled"})
+    assert f"score it with: webtester score {run_dir}" in write_reports(run_dir)[0].read_text()
 
 
 def test_report_shows_the_scores_stored_by_scoring(run_dir):

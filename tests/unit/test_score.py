@@ -140,11 +140,12 @@ def test_score_command_prints_tables_and_writes_reports(tmp_path, gold, webtestb
     assert first["judge"]["name"] == "oracle" and first["matches"][0]["gold_id"] == gold[0].checklist[0].id
 
 
-def test_score_command_needs_a_dataset(tmp_path):
-    (tmp_path / "run").mkdir()
+def test_score_command_says_in_one_line_when_there_is_no_gold(tmp_path):
+    (tmp_path / "run").mkdir()  # a run of a folder or a URL: its manifest names no dataset
     proc = subprocess.run([sys.executable, "-m", "webtester.cli.main", "score", str(tmp_path / "run")],
                           capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2 and "--dataset" in proc.stdout + proc.stderr
+    assert proc.returncode == 2 and proc.stdout == "" and "--dataset" in proc.stderr
+    assert proc.stderr.startswith("error: no gold to score against") and len(proc.stderr.strip().splitlines()) == 1
 
 
 def test_rescoring_reuses_the_matches_of_the_same_llm_judge(tmp_path, gold):

@@ -108,3 +108,11 @@ def load_run(run_dir: Path, *, scores: ReportScores | None = None, instances: li
             score=per_instance.get(index), gold=gold.get(index), manifest=listed.get(index, {}),
         ))
     return RunReport(run_dir=run_dir, manifest=manifest, instances=reports, scores=scores)
+
+
+def score_hint(run: RunReport) -> str:
+    """What a report of an unscored run says about scoring: the command that scores it when the run's manifest
+    names its gold, else that there is no gold to score against."""
+    if run.manifest.get("dataset"):
+        return f"score it with: webtester score {run.run_dir}"
+    return "no gold to score against: the run's manifest names no dataset (webtester score --dataset GOLD)"

@@ -1,7 +1,9 @@
-"""The HTML report of a run: one self-contained file (inline CSS, screenshots as data URIs, no external
-assets) with the scores against gold (when scored), a summary table, and per instance the instruction,
-the checklist grouped by dimension with verdicts, bug reports and failure screenshots, the probe findings
-and the gold items with their outcome."""
+"""The HTML report of a run: one file (inline CSS and script, no assets from elsewhere; works from ``file://``)
+with the scores against gold (when scored), a summary table, and per instance the instruction, the checklist
+grouped by dimension with verdicts, bug reports, screenshots (a Fail's embedded as data URIs, every one linking
+the full image in the run folder) and a link to each item's Playwright trace with the command that opens it,
+the probe findings and the gold items with their outcome. Items can be filtered by status and dimension and
+searched."""
 
 from __future__ import annotations
 
@@ -14,9 +16,18 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from webtester.models import Dimension, Status, Verdict
-from webtester.report.data import InstanceReport, RunReport
-from webtester.runfolder import GoldItemScore, ReportScores, run_label, write_text
+from webtester.models import Dimension, Status
+from webtester.report.data import InstanceReport, RunReport, score_hint
+from webtester.runfolder import (
+    GoldItemScore,
+    ReportScores,
+    app_path,
+    clean_text,
+    clean_verdict,
+    is_not_checked,
+    run_label,
+    write_text,
+)
 
 TEMPLATE = "report.html.j2"
 SHOT_WIDTH = 800  # screenshots are scaled down to this width (JPEG) when Pillow is available
@@ -48,18 +59,34 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
 
-def _not_checked(verdict: Verdict) -> bool:
-    return verdict.status is Status.error and (verdict.evidence.notes or "").lstrip().lower().startswith("not checked")
-
-
-def _resolve(run_dir: Path, inst: InstanceReport, rel: str) -> Path:
-    path = Path(rel)
+def _resolve(run_dir: Path, inst: InstanceReport, recorded: str) -> Path:
+    """The file a recorded evidence path names: absolute, relative to the run folder (the convention) or relative
+    to the instance folder, whichever exists (the run folder's reading when neither does)."""
+    path = Path(recorded)
     if path.is_absolute():
         return path
-    for base in (run_dir, inst.folder):
-        if (base / path).exists():
-            return base / path
-    return run_dir / path
+    candidates = [run_dir / path, inst.folder / path]
+    if path.parts and path.parts[0] != inst.index:
+        candidates.reverse()  # a path not under the instance's name is most likely relative to its folder
+    return next((c for c in candidates if c.exists()), run_dir / path)
+
+
+def _href(run_dir: Path, path: Path) -> str:
+    """A link to ``path`` from ``RUN_DIR/report.html``: relative when the file is inside the run folder."""
+    try:
+        return path.resolve().relative_to(run_dir.resolve()).as_posix()
+    except ValueError:
+        return path.resolve().as_uri()
+
+
+def _trace(run: RunReport, inst: InstanceReport, recorded: str | None) -> dict[str, str] | None:
+    """Link and command of an item's Playwright trace."""
+    if not recorded:
+        return None
+    path = _resolve(run.run_dir, inst, recorded)
+    href = _href(run.run_dir, path)
+    shown = run.run_dir / href if not href.startswith("file:") else path
+    return {"href": href, "name": path.name, "command": f"python -m playwright show-trace {shown}"}
 
 
 def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str | None]) -> dict[str, Any]:
@@ -69,6 +96,15 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
         if key not in cache:
             cache[key] = data_uri(path)
         return cache[key]
+
+    def shots(paths: list[str], embed: bool) -> list[dict[str, str | None]]:
+        """Thumbnails linking the full images: embedded for a Fail's evidence, else loaded from the run folder."""
+        out = []
+        for n, rel in enumerate(paths[:6]):
+            path = _resolve(run.run_dir, inst, rel)
+            href = _href(run.run_dir, path)
+            out.append({"href": href, "src": image(rel) if embed and n < 3 else href})
+        return out
 
     result = inst.result
     counts = {"pass": 0, "fail": 0, "notchecked": 0, "error": 0}
@@ -91,7 +127,7 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
                     css, label = "fail", "fail"
                 elif v.status is Status.passed:
                     css, label = "pass", "pass"
-                elif _not_checked(v):
+                elif is_not_checked(v):
                     css, label = "notchecked", "not checked"
                 else:
                     css, label = "error", "error"
@@ -103,12 +139,14 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
                     match += f"{text} (gold {'Pass' if outcome.gold_pass else 'Fail'}, {outcome.outcome}) "
                 if inst.score is not None and not match:
                     match = "not matched to any gold item"
+                v = clean_verdict(v) if v else None
                 ev = v.evidence if v else None
                 rows.append({
                     "id": item.id, "description": item.description, "action": item.action, "expected": item.expected,
-                    "css": css, "label": label, "match": match.strip(),
+                    "css": css, "label": label, "match": match.strip(), "dimension": dim.value,
                     "bug": v.bug_report if v and v.bug_report else None,
-                    "images": [u for u in (image(s) for s in (ev.screenshots if ev else [])[:3]) if u] if css == "fail" else [],
+                    "shots": shots(ev.screenshots, css == "fail") if ev else [],
+                    "trace": _trace(run, inst, ev.trace if ev else None),
                     "notes": ev.notes if ev else "",
                     "errors": "\n".join((ev.console_errors + ev.page_errors)[:10]) if ev else "",
                     "steps": ev.steps if ev else [],
@@ -120,7 +158,8 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
     note = ""
     if inst.exploration is not None:
         ex = inst.exploration
-        findings = [{**f, "image": image(f["screenshot"]) if f.get("screenshot") else None} for f in ex.get("findings", [])]
+        findings = [{**f, "message": clean_text(str(f.get("message", ""))), "page_url": app_path(str(f.get("page_url", ""))),
+                     "image": image(f["screenshot"]) if f.get("screenshot") else None} for f in ex.get("findings", [])]
         note = (f"Exploration: {len(ex.get('pages', []))} page(s), {len(ex.get('forms', []))} form(s), "
                 f"{ex.get('actions', 0)} actions in {ex.get('seconds', 0):.0f} s")
         if ex.get("stopped"):
@@ -164,7 +203,7 @@ def _graph_context(graph: dict[str, Any], image: Any) -> dict[str, Any]:
                  f"{graph.get('actions', 0)} actions in {graph.get('seconds', 0):.0f} s"
                  + (f"; stopped: {graph['stopped']}" if graph.get("stopped") else "")),
         "coverage": coverage,
-        "states": [{"name": names[s["id"]], "url": s["url"], "via": s.get("via") or "opened by URL",
+        "states": [{"name": names[s["id"]], "url": app_path(s["url"]), "via": s.get("via") or "opened by URL",
                     "headings": ", ".join(s.get("headings", [])[:4]), "dialog": s.get("dialog"),
                     "image": image(s["screenshot"]) if s.get("screenshot") else None} for s in states],
         "edges": [{"source": names.get(e["source"], e["source"]), "action": e["action"],
@@ -181,7 +220,7 @@ def _score_tables(scores: ReportScores | None) -> dict[str, Any] | None:
 
 
 def render_html(run: RunReport, *, title: str | None = None, not_scored_reason: str | None = None) -> str:
-    """The HTML report of ``run`` as a string."""
+    """The HTML report of ``run`` as a string (unscored: ``not_scored_reason``, by default :func:`score_hint`)."""
     manifest = run.manifest
     tester = str(manifest.get("tester") or next((i.result.tester for i in run.instances if i.result), "") or "unknown")
     replayed = bool(manifest.get("replayed"))
@@ -194,8 +233,8 @@ def render_html(run: RunReport, *, title: str | None = None, not_scored_reason: 
     return env.get_template(TEMPLATE).render(
         title=title or f"webtester report: {run.run_dir.name}", tester_label=tester, mode=manifest.get("mode"), build=build,
         run_dir=str(run.run_dir), written=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"), provenance=provenance,
-        scores=_score_tables(run.scores), not_scored_reason=not_scored_reason,
-        instances=[_instance_context(run, inst, cache) for inst in run.instances],
+        scores=_score_tables(run.scores), not_scored_reason=not_scored_reason or score_hint(run),
+        instances=[_instance_context(run, inst, cache) for inst in run.instances], dimensions=list(Dimension),
     )
 
 

@@ -7,6 +7,7 @@ keeps the file aside (:func:`quarantine`) rather than deleting it. One process
 at a time writes a run folder (:func:`hold_run_folder`).
 """
 
+from webtester.runfolder.bugtext import app_path, clean_text, clean_verdict
 from webtester.runfolder.errors import RunFolderBusyError, RunFolderError
 from webtester.runfolder.instance import InstanceFolder, instance_folders
 from webtester.runfolder.io import now_iso, quarantine, read_json, read_json_lines, read_text, write_json, write_text
@@ -38,8 +39,15 @@ from webtester.runfolder.layout import (
     VERDICTS_FILE,
 )
 from webtester.runfolder.lock import adopt_lock, hold_run_folder, holding_run_folder, lock_handoff
-from webtester.runfolder.manifest import ABSENT, manifest_path, read_manifest, scored_indices, update_manifest
-from webtester.runfolder.markdown import render_bug_reports, run_label, summary_counts
+from webtester.runfolder.manifest import (
+    ABSENT,
+    manifest_path,
+    read_manifest,
+    record_run_fields,
+    scored_indices,
+    update_manifest,
+)
+from webtester.runfolder.markdown import is_not_checked, render_bug_reports, run_label, summary_counts
 from webtester.runfolder.scores import (
     GoldItemScore,
     InstanceScoreView,
@@ -59,7 +67,7 @@ from webtester.runfolder.scores import (
 )
 
 __all__ = [
-    "ABSENT", "scored_indices",
+    "ABSENT", "scored_indices", "app_path", "clean_text", "clean_verdict", "is_not_checked", "record_run_fields",
     "APP_LOG_FILE", "BUGS_FILE", "CHECKLIST_FILE", "CHECKLIST_MD_FILE", "CHECKPOINTS_FILE", "EXCHANGES_FILE",
     "EXPLORATION_FILE", "STATE_GRAPH_FILE", "HTML_REPORT_FILE", "INSTANCE_SCORES_FILE", "JUNIT_FILE", "LOCK_FILE",
     "LOG_FILE", "MANIFEST_FILE",

@@ -12,6 +12,7 @@ from webtester.datasets.markdown import render_checklist, render_results
 from webtester.models import InstanceResult, TestItem, Verdict
 from webtester.redact import redact, redact_data
 from webtester.runfolder import layout
+from webtester.runfolder.bugtext import clean_verdict
 from webtester.runfolder.errors import RunFolderError
 from webtester.runfolder.io import (
     describe,
@@ -96,7 +97,7 @@ class InstanceFolder:
     def write_result(self, result: InstanceResult, *, replayed: bool = False) -> None:
         """``result.json``, the WebTestBench markdown ``result.md`` (with what produced it) and ``bugs.md``.
         ``result.json`` comes last: once it is there, the instance's files are complete."""
-        body = render_results(result.checklist, result.verdicts, title=f"Test Results: {self.index}")
+        body = render_results(result.checklist, [clean_verdict(v) for v in result.verdicts], title=f"Test Results: {self.index}")
         title, _, rest = body.partition("\n")
         counts = summary_counts(result.verdicts)
         preamble = [

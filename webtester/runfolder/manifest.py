@@ -63,3 +63,14 @@ def update_manifest(run_dir: Path, *, run: dict[str, Any], index: str, entry: di
         data["totals"]["failed_instances"] = sum(e.get("status") == "failed" for e in instances.values())
         write_json(path, data)
     return data
+
+
+def record_run_fields(run_dir: Path, fields: dict[str, Any]) -> dict[str, Any]:
+    """Merge run-level fields (e.g. ``{"dataset": "bundled"}``, the gold ``webtester score`` reads) into the manifest
+    (under a lock); returns the manifest."""
+    path = manifest_path(run_dir)
+    with _locked(path):
+        data = read_manifest(run_dir) or {"created": now_iso()}
+        data.update(fields)
+        write_json(path, data)
+    return data
