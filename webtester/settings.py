@@ -41,6 +41,7 @@ ENV_VARS: dict[str, str] = {
     "judge.max_attempts": "WEBTESTER_JUDGE_MAX_ATTEMPTS",
     "output_dir": "WEBTESTER_OUTPUT_DIR",
     "browser_path": "WEBTESTER_BROWSER",
+    "data_root": "WEBTESTER_DATA",
     "temperature": "WEBTESTER_TEMPERATURE",
     "max_items": "WEBTESTER_MAX_ITEMS",
     "max_tool_calls_per_item": "WEBTESTER_MAX_TOOL_CALLS_PER_ITEM",
@@ -51,6 +52,7 @@ ENV_VARS: dict[str, str] = {
     "instance_time_limit": "WEBTESTER_INSTANCE_TIME_LIMIT",
     "model_timeout": "WEBTESTER_MODEL_TIMEOUT",
     "model_retries": "WEBTESTER_MODEL_RETRIES",
+    "trace": "WEBTESTER_TRACE",
 }
 
 #: Flat names of judge fields, accepted in the config file and as overrides.
@@ -96,6 +98,10 @@ class Settings(BaseModel):
     judge: JudgeSettings = Field(default_factory=JudgeSettings, description="the LLM judge")
     output_dir: Path = Field(default=Path("runs"), description="where run folders are written")
     browser_path: str | None = Field(default=None, description="Chromium executable (default: /usr/bin/chromium)")
+    data_root: Path | None = Field(
+        default=None, description="folder holding the bundled apps/ and gold/ (default: the installed package's copy, "
+        "or the checkout; webtester.data_root)",
+    )
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     max_items: int = Field(default=20, ge=1, le=200, description="checklist size limit")
     max_tool_calls_per_item: int = Field(default=30, ge=1)
@@ -117,6 +123,11 @@ class Settings(BaseModel):
     )
     model_timeout: float = Field(default=120.0, gt=0, description="seconds one model request may take")
     model_retries: int = Field(default=2, ge=0, le=10, description="retries of a failed model request")
+    trace: Literal["on", "off", "retain-on-failure"] = Field(
+        default="on",
+        description="Playwright traces of every executed item: on = kept for every item, retain-on-failure = kept "
+        "only for items that fail or end in error, off = none written (webtester.browser.traces)",
+    )
 
     @property
     def model_configured(self) -> bool:

@@ -33,7 +33,7 @@ def run_instance(instance, *, mode, tester, out_dir, apps_root=None, build="ship
         "max_items": settings.max_items, "model": settings.model, "checklist_model": settings.checklist_model,
         # a digest, not the key: run-folder writes redact registered secrets
         "api_key_sha256": hashlib.sha256(settings.api_key.get_secret_value().encode()).hexdigest() if settings.api_key else None,
-        "tester": tester.name,
+        "tester": tester.name, "trace": settings.trace,
     })
     emit("app_started", {"url": "http://127.0.0.1:1/"})
     if name.startswith("raise"):

@@ -115,10 +115,11 @@ def test_command_line_settings_reach_the_workers_but_secrets_do_not_travel(tmp_p
     env = {"OPENAI_API_KEY": "sk-worker-secret", "WEBTESTER_CONFIG": "", "WEBTESTER_MAX_ITEMS": "3"}
     result = CliRunner().invoke(app, ["bench", str(data), "--mode", "oracle", "--out", str(run), "--apps", str(tmp_path),
                                       "--model", f"scripted:{script}", "--max-items", "7", "--workers", "1",
-                                      "--runner", FAKE], env=env)
+                                      "--trace", "retain-on-failure", "--runner", FAKE], env=env)
     assert result.exit_code == 0, result.output
     seen = read_json(run / "ok_1" / "seen_settings.json")
     assert seen["max_items"] == 7 and seen["model"] == f"scripted:{script}"  # the command line won over the environment
+    assert seen["trace"] == "retain-on-failure"
     # taken by the worker from its own environment
     assert seen["api_key_sha256"] == hashlib.sha256(b"sk-worker-secret").hexdigest()
     assert "sk-worker-secret" not in (run / "manifest.json").read_text()

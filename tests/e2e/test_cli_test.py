@@ -75,7 +75,7 @@ def test_missing_endpoint_and_unknown_app_are_clear_errors(tmp_path, monkeypatch
         monkeypatch.delenv(var)
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
-    missing = runner.invoke(app, ["test", "portfolio_site", "--out", str(tmp_path / "out")])
+    missing = runner.invoke(app, ["test", "portfolio_site", "--tester", "llm", "--out", str(tmp_path / "out")])
     assert missing.exit_code == 2 and "no model endpoint configured" in missing.output
     unknown = runner.invoke(app, ["test", "no_such_app", "--model", "scripted:x.yaml"])
     assert unknown.exit_code == 2 and "no_such_app" in unknown.output and "portfolio_site" in unknown.output

@@ -38,9 +38,15 @@ def test_demo_runs_scores_and_reports_one_app(tmp_path, monkeypatch):
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WEBTESTER_CONFIG"):
         monkeypatch.delenv(var, raising=False)
     out = tmp_path / "demo"
-    result = CliRunner().invoke(app, ["demo", "--apps", "coffee_store", "--out", str(out), "--bootstrap", "0"], env=NO_MODEL)
+    result = CliRunner().invoke(app, ["demo", "--apps", "coffee_store", "--out", str(out), "--bootstrap", "0", "--json"],
+                                env=NO_MODEL)
     assert result.exit_code == 0, result.output
-    text = " ".join(result.output.split())
+    data = json.loads(result.stdout)  # --json: the summary alone on stdout, the rest on stderr
+    assert data["command"] == "demo" and data["exit_code"] == 0 and data["run_dir"] == str(out.resolve())
+    assert [i["index"] for i in data["instances"]] == ["coffee_store"] and data["counts"]["fail"] >= 1
+    assert data["scores"]["judge"].startswith("embedding") and data["scores"]["counts"]["tp"] >= 0
+    assert data["reports"]["html"] == str((out / "report.html").resolve())
+    text = " ".join(result.stderr.split())
     assert "rule-based baseline" in text and "no model is configured" in text
     for figure in ("Coverage", "Precision", "Recall", "F1", "Per dimension"):
         assert figure in text

@@ -3,6 +3,7 @@ input errors; ``--exit-zero`` turns 1 into 0. Errors go to stderr."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -31,14 +32,23 @@ def test_test_exits_1_on_a_fail_0_with_exit_zero_and_0_when_everything_passes(tm
     assert shipped.returncode == 1, shipped.stdout + shipped.stderr
     summary = next(line for line in shipped.stdout.splitlines() if " passed, " in line)
     assert " 0 failed" not in summary and "Traceback" not in shipped.stderr  # the shipped build's defects were found
-    again = webtester("test", "portfolio_site", "--tester", "baseline", "--out", str(out), "--exit-zero", cwd=tmp_path)
+    again = webtester("test", "portfolio_site", "--tester", "baseline", "--out", str(out), "--exit-zero", "--json",
+                      cwd=tmp_path)
     assert again.returncode == 0, again.stdout + again.stderr  # the same verdicts (resumed), findings do not count
-    assert summary in again.stdout
+    assert summary in again.stderr  # --json: the tables and messages go to stderr, the summary alone to stdout
+    data = json.loads(again.stdout)
+    assert data["command"] == "test" and data["exit_code"] == 0 and data["run_dir"] == str(out.resolve())
+    (inst,) = data["instances"]
+    assert inst["index"] == "portfolio_site" and inst["status"] == "ok" and inst["items"]["fail"] >= 1
+    assert f"{inst['items']['pass']} passed, {inst['items']['fail']} failed, {inst['items']['error']} errors" in summary
+    assert inst["bugs"] == str((out / "portfolio_site" / "bugs.md").resolve())
+    assert data["reports"]["junit"] == str((out / "junit.xml").resolve())
 
-    clean = webtester("test", "portfolio_site", "--model", f"scripted:{SCRIPT}", "--build", "clean",
+    clean = webtester("test", "portfolio_site", "--model", f"scripted:{SCRIPT}", "--build", "clean", "--trace", "off",
                       "--out", str(tmp_path / "clean"), cwd=tmp_path)
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert "2 passed, 0 failed, 0 errors" in clean.stdout
+    assert not list((tmp_path / "clean").rglob("*.zip"))  # --trace off: no Playwright trace written
 
 
 def test_usage_and_input_errors_exit_2_on_stderr_even_with_exit_zero(tmp_path):
@@ -87,8 +97,16 @@ def test_bench_exits_1_when_an_instance_failed_and_0_when_every_instance_ran(tmp
     failed = webtester("bench", str(bad), "--out", str(tmp_path / "bad"), *common, cwd=tmp_path)
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "failed raise_2: RuntimeError: the app did not start" in failed.stdout
-    zero = webtester("bench", str(bad), "--out", str(tmp_path / "bad"), *common, "--exit-zero", cwd=tmp_path)
-    assert zero.returncode == 0 and "skipped 2 finished" in zero.stdout, zero.stdout + zero.stderr
+    zero = webtester("bench", str(bad), "--out", str(tmp_path / "bad"), *common, "--exit-zero", "--json", cwd=tmp_path)
+    assert zero.returncode == 0 and "skipped 2 finished" in zero.stderr, zero.stdout + zero.stderr
+    data = json.loads(zero.stdout)  # --json: the summary alone on stdout
+    assert data["command"] == "bench" and data["exit_code"] == 0 and data["run_dir"] == str((tmp_path / "bad").resolve())
+    statuses = {i["index"]: (i["status"], i["items"]["fail"]) for i in data["instances"]}
+    assert statuses == {"ok_1": ("ok", 1), "raise_2": ("failed", 0)}
+    reasons = {i["index"]: i["reason"] or "" for i in data["instances"]}
+    assert reasons["ok_1"] == "" and reasons["raise_2"].startswith("RuntimeError: the app did not start")
+    assert data["counts"] == {"instances": 2, "failed_instances": 1, "pass": 0, "fail": 1, "error": 0}
+    assert data["reports"]["html"] == str((tmp_path / "bad" / "report.html").resolve())
 
     empty = tmp_path / "empty.jsonl"
     empty.write_text("", encoding="utf-8")

@@ -1,6 +1,8 @@
-"""The command line skeleton: help and dataset statistics."""
+"""The command line skeleton: help, version, shell completion and dataset statistics."""
 
 from __future__ import annotations
+
+from importlib.metadata import version
 
 from typer.testing import CliRunner
 
@@ -14,6 +16,23 @@ def test_help_lists_subcommands():
     assert result.exit_code == 0
     for name in ("test", "bench", "score", "correlate", "apps", "observe", "datasets"):
         assert f" {name} " in result.output
+
+
+def test_version_is_the_installed_one():
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout == f"webtester {version('webtester')}\n"
+
+
+def test_shell_completion_script_and_completions_of_subcommands():
+    script = runner.invoke(app, ["--show-completion", "bash"], prog_name="webtester")
+    assert script.exit_code == 0 and "_webtester_completion()" in script.stdout
+    assert "_WEBTESTER_COMPLETE=complete_bash" in script.stdout
+    completed = runner.invoke(app, [], prog_name="webtester", env={
+        "_WEBTESTER_COMPLETE": "complete_bash", "COMP_WORDS": "webtester be", "COMP_CWORD": "1"})
+    assert completed.exit_code == 0 and completed.stdout.split() == ["bench"]
+    options = runner.invoke(app, [], prog_name="webtester", env={
+        "_WEBTESTER_COMPLETE": "complete_bash", "COMP_WORDS": "webtester test x --tr", "COMP_CWORD": "3"})
+    assert options.stdout.split() == ["--trace"]
 
 
 def test_datasets_stats_on_webtestbench(webtestbench_path):

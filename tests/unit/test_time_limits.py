@@ -1,5 +1,6 @@
 """Wall-clock limits: an item ends at its limit, items the instance's limit leaves out are recorded as not reached,
-and the instance still writes its result."""
+and the instance still writes its result. An item's recorded time is its own (a tester's plan over all items is not
+counted on the first one)."""
 
 from __future__ import annotations
 
@@ -91,3 +92,34 @@ def test_the_instance_limit_records_the_rest_as_not_reached_and_writes_the_resul
     assert verdicts["FT-04"]["cost"]["model_calls"] == 0  # not started at all
     assert state["result"]["status"] == "ok" and folder.read_result() is not None
     assert len(folder.read_verdicts()) == 4
+
+
+class PlanningTester(BusyTester):
+    """Plans once over the whole checklist (slowly, as the baseline does), then decides each item quickly."""
+
+    plan_seconds, item_seconds = 1.0, 0.05
+
+    def __init__(self) -> None:
+        self.planned: tuple[str, ...] = ()
+
+    def plan_detection(self, items: list[TestItem], *, instruction: str = "") -> None:
+        key = tuple(i.id for i in items)
+        if key != self.planned:
+            time.sleep(self.plan_seconds)
+            self.planned = key
+
+    def detect(self, item: TestItem, page: AppPage | None, budget: ItemBudget, *, instruction: str = "") -> Verdict:
+        time.sleep(self.item_seconds)
+        return Verdict(item_id=item.id, status=Status.passed)
+
+
+def test_a_plan_over_all_items_is_not_counted_in_the_first_items_time(tmp_path):
+    folder = InstanceFolder(tmp_path, "app")
+    app = SimpleNamespace(url="http://127.0.0.1:9/", stop=lambda: None)
+    ctx = RunContext.create(PlanningTester(), folder, lambda: app, Settings())  # type: ignore[arg-type]
+    state = compile_graph("e2e").invoke(
+        {"index": "app", "instruction": "An app", "mode": "e2e", "target": "app", "gold": [], "verdicts": []},
+        context=ctx,
+    )
+    seconds = [v["cost"]["seconds"] for v in state["verdicts"]]
+    assert len(seconds) == 4 and all(PlanningTester.item_seconds <= s < PlanningTester.plan_seconds for s in seconds), seconds

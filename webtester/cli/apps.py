@@ -19,9 +19,9 @@ app = typer.Typer(no_args_is_help=True)
 
 def _serve_until_interrupted(running, what: str) -> None:
     """Print the URL, then keep the app up until Ctrl-C (or SIGTERM); always stop it."""
-    from webtester.redact import redacting_console
+    from webtester.cli.console import console as make_console
 
-    console = redacting_console(stderr=True)
+    console = make_console(stderr=True)
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
@@ -60,7 +60,7 @@ def list_apps() -> None:
     from rich.table import Table
 
     from webtester.bundled import load_bundled
-    from webtester.redact import redacting_console
+    from webtester.cli.console import console
 
     table = Table("index", "category", "items", "failing", "defects shipped/total", "kind")
     for inst in load_bundled():
@@ -70,7 +70,7 @@ def list_apps() -> None:
             inst.index, inst.category.value, str(len(inst.checklist)), str(failing),
             f"{len(inst.shipped_defects())}/{len(defects)}", inst.app.kind if inst.app else "static",
         )
-    redacting_console().print(table)
+    console().print(table)
 
 
 @app.command("serve")

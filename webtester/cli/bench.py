@@ -6,13 +6,12 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
+from webtester.cli.console import console as make_console
 from webtester.cli.exits import INTERRUPTED, bench_exit_code, input_error, print_error
-from webtester.errors import InputError, WebtesterError
-from webtester.models import Instance
-from webtester.redact import redacting_console
-from webtester.report import write_reports
+from webtester.cli.options import JSON_OPTION, TRACE_OPTION, Trace, trace_value
+from webtester.cli.reporting import write_run_reports
+from webtester.errors import InputError
 
 
 def bench(
@@ -34,31 +33,34 @@ def bench(
     config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with model settings."),
     runner: Optional[str] = typer.Option(None, "--runner", hidden=True, help="module:function run per instance."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when an instance failed (input errors still exit 2)."),
+    trace: Optional[Trace] = TRACE_OPTION,
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Run a tester over a dataset, concurrently and resumably, and write a run folder.
 
-    Exit codes: :data:`webtester.cli.exits.BENCH_CODES`.
+    Exit codes: :data:`webtester.cli.exits.BENCH_CODES`. ``--json``: :mod:`webtester.cli.summary`.
     """
     import time
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from webtester.bundled import GOLD_ROOT
+    from webtester.bundled import gold_root
     from webtester.cli.progress import InstanceRows
+    from webtester.cli.summary import bench_summary, emit
     from webtester.datasets import DatasetError, load_dataset
     from webtester.eval.bench import BenchConfig, run_bench
     from webtester.settings import SettingsError, load_settings
     from webtester.targets import app_present
 
-    console = redacting_console()
+    console = make_console(stderr=as_json)
     if mode not in ("e2e", "oracle"):
         raise typer.BadParameter("use e2e or oracle", param_hint="--mode")
     try:
         settings = load_settings(
             config, model=model, checklist_model=checklist_model if not model else None,
-            detection_model=detection_model if not model else None, max_items=max_items,
+            detection_model=detection_model if not model else None, max_items=max_items, trace=trace_value(trace),
         )
-        path = GOLD_ROOT if dataset == "bundled" else Path(dataset)
+        path = gold_root() if dataset == "bundled" else Path(dataset)
         instances = load_dataset(path)
     except (DatasetError, SettingsError) as exc:
         raise input_error(exc) from None
@@ -108,17 +110,10 @@ def bench(
                       highlight=False)
     for index, reason in sorted(report.rerun.items()):
         console.print(f"  ran again {index}: {reason}", highlight=False)
-    _write_report(console, run_dir, [i for i in instances if i.index not in report.absent])
+    reports = write_run_reports(console, run_dir, instances=[i for i in instances if i.index not in report.absent])
     console.print(f"Run folder: {run_dir}  (score it: webtester score {run_dir})", highlight=False)
-    raise typer.Exit(bench_exit_code(report, exit_zero))
+    code = bench_exit_code(report, exit_zero)
+    if as_json:
+        emit(bench_summary("bench", run_dir, report, reports, code))
+    raise typer.Exit(code)
 
-
-def _write_report(console: Console, run_dir: Path, instances: list[Instance]) -> None:
-    """RUN_DIR/report.html and RUN_DIR/junit.xml over every instance that ran (scores appear once scored)."""
-    try:
-        html, junit = write_reports(run_dir, instances=instances,
-                                    not_scored_reason=f"score it with: webtester score {run_dir}")
-    except (WebtesterError, OSError) as exc:  # the run's own files are written; a report problem must not hide them
-        print_error(f"{type(exc).__name__}: {exc}", "report not written")
-        return
-    console.print(f"report: {html}  JUnit XML: {junit}", soft_wrap=True)

@@ -31,15 +31,15 @@ def correlate(
     seed: int = typer.Option(0, help="Seed of the bootstrap."),
     config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with the judge's model settings."),
 ) -> None:
+    from webtester.cli.console import console as make_console
     from webtester.cli.score import _dataset_path
     from webtester.datasets import DatasetError, load_dataset
     from webtester.eval.correlation import AnnotationError, load_annotations, load_systems, run_study
     from webtester.eval.judges import JudgeError, get_judge
-    from webtester.redact import redacting_console
     from webtester.runfolder import RunFolderError, read_manifest
     from webtester.settings import SettingsError, load_settings
 
-    console = redacting_console()
+    console = make_console()
     template = args[0] == "template"
     paths = [Path(a) for a in (args[1:] if template else args[1:])]
     if not paths:

@@ -11,17 +11,18 @@ app = typer.Typer(no_args_is_help=True)
 
 @app.command("stats")
 def stats(
-    path: Path = typer.Argument(..., help="WebTestBench-style JSONL file, or a folder of them (e.g. gold/)."),
+    path: Path = typer.Argument(..., help="WebTestBench-style JSONL file, a folder of them (e.g. gold/), or 'bundled'."),
 ) -> None:
     """Print instances, gold items and failing items per dimension and per category."""
+    from webtester.bundled import gold_root
+    from webtester.cli.console import console as make_console
     from webtester.cli.exits import input_error
     from webtester.datasets import DatasetError, load_dataset
     from webtester.datasets.stats import dataset_stats
-    from webtester.redact import redacting_console
 
-    console = redacting_console()
+    console = make_console()
     try:
-        instances = load_dataset(path)
+        instances = load_dataset(gold_root() if str(path) == "bundled" else path)
     except DatasetError as exc:
         raise input_error(exc) from None
     s = dataset_stats(instances)

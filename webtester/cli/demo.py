@@ -4,16 +4,17 @@ and P/R/F1, and write the HTML report and the JUnit XML into the run folder."""
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from webtester.cli.options import JSON_OPTION
+
 if TYPE_CHECKING:
+    from webtester.eval.metrics import Summary
     from webtester.models import Instance
-    from webtester.runfolder import ReportScores
     from webtester.settings import Settings
 
 
@@ -54,22 +55,26 @@ def demo(
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds allowed per app."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap resamples for the 95% intervals (0: none)."),
     config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with model settings."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Test the bundled apps, score them against gold and write report.html and junit.xml.
 
-    Exit codes: :data:`webtester.cli.exits.BENCH_CODES`.
+    Exit codes: :data:`webtester.cli.exits.BENCH_CODES`. ``--json``: :mod:`webtester.cli.summary`.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from webtester import bundled
+    from webtester.cli.console import console as make_console
     from webtester.cli.exits import INTERRUPTED, bench_exit_code, input_error, print_error
     from webtester.cli.progress import InstanceRows
+    from webtester.cli.summary import bench_summary, emit, scores
     from webtester.errors import InputError
     from webtester.eval.bench import BenchConfig, run_bench
-    from webtester.redact import redacting_console
+    from webtester.eval.reports import report_scores
+    from webtester.runfolder import scores_dir
     from webtester.settings import SettingsError, load_settings
 
-    console = redacting_console(width=None if sys.stdout.isatty() else 140)
+    console = make_console(stderr=as_json)
     started, cpu_started = time.perf_counter(), time.process_time()
     try:
         settings = load_settings(config)
@@ -112,25 +117,29 @@ def demo(
             raise typer.Exit(INTERRUPTED) from None
     for index, reason in sorted(report.failed.items()):
         print_error(reason, f"  {index} failed")
-    scores = _score(console, Path(run_dir), gold, build, bootstrap)
+    summary = _score(console, Path(run_dir), gold, build, bootstrap)
     from webtester.report import write_reports
 
-    html, junit = write_reports(Path(run_dir), scores=scores, instances=gold,
-                                title=f"webtester demo: bundled apps, {build} build",
-                                not_scored_reason=None if scores is not None else "the offline judge is not available")
+    html, junit = write_reports(Path(run_dir), scores=report_scores(summary) if summary is not None else None,
+                                instances=gold, title=f"webtester demo: bundled apps, {build} build",
+                                not_scored_reason=None if summary is not None else "the offline judge is not available")
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     console.print(f"Done in {wall:.0f} s (this process used {cpu:.0f} s of CPU; the test workers' CPU time is not included).",
                   highlight=False)
-    console.print(f"HTML report: {html}", highlight=False)
-    console.print(f"JUnit XML:   {junit}", highlight=False)
-    raise typer.Exit(bench_exit_code(report))
+    console.print(f"HTML report: {html}", highlight=False, soft_wrap=True)
+    console.print(f"JUnit XML:   {junit}", highlight=False, soft_wrap=True)
+    code = bench_exit_code(report)
+    if as_json:
+        scored = scores(summary, scores_dir(Path(run_dir))) if summary is not None else None
+        emit(bench_summary("demo", Path(run_dir), report, (html, junit), code, scores=scored))
+    raise typer.Exit(code)
 
 
-def _score(console: Any, run_dir: Path, gold: list[Instance], build: str, bootstrap: int) -> ReportScores | None:
-    """Score the run with the offline judge, print the tables, write RUN_DIR/scores/; what the report shows of the
-    scores, or None when the judge is missing."""
+def _score(console: Any, run_dir: Path, gold: list[Instance], build: str, bootstrap: int) -> Summary | None:
+    """Score the run with the offline judge, print the tables, write RUN_DIR/scores/; the scores' summary, or None
+    when the judge is missing."""
     from webtester.eval.judges import JudgeError, get_judge
-    from webtester.eval.reports import print_summary, report_scores, write_reports
+    from webtester.eval.reports import print_summary, write_reports
     from webtester.eval.scoring import score_run_full
     from webtester.runfolder import scores_dir
 
@@ -151,4 +160,4 @@ def _score(console: Any, run_dir: Path, gold: list[Instance], build: str, bootst
         console.print(f"No gold item fails in the {build} build, so precision, recall and F1 are 0 by definition; what counts "
                       f"here is false alarms: {t.counts.fp} of {t.gold_items} gold items ({100 * rate:.1f}%) were reported as "
                       "failing.", highlight=False)
-    return report_scores(scored.summary)
+    return scored.summary

@@ -48,9 +48,9 @@ BENCH_CODES = ("Exit codes: 0 every instance ran (the Fails found are the measur
 
 def stderr_console() -> Console:
     """The console errors and warnings are printed on (redacted: :mod:`webtester.redact`)."""
-    from webtester.redact import redacting_console
+    from webtester.cli.console import console
 
-    return redacting_console(stderr=True)
+    return console(stderr=True)
 
 
 def print_error(message: object, label: str = "error") -> None:

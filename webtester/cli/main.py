@@ -13,6 +13,7 @@ from typing import Any
 import typer
 
 from webtester.cli import apps, bench, correlate, datasets, demo, exits, observe, score, test
+from webtester.cli.version import version
 
 
 class _Command(typer.Typer):
@@ -31,15 +32,22 @@ app = _Command(
     help="Test a web app from the instruction it was built from, and benchmark testing agents. Exit codes: 0 "
     "nothing wrong found, 1 a Fail was found (test) or an instance failed, 2 usage or input errors.",
     no_args_is_help=True,
-    add_completion=False,
     rich_markup_mode="rich",
     pretty_exceptions_show_locals=False,
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"webtester {version()}")
+        raise typer.Exit(exits.OK)
+
+
 @app.callback()
 def _options(
     debug: bool = typer.Option(False, "--debug", help=f"Show the traceback of an error (also: {exits.DEBUG_VAR}=1)."),
+    _version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                  help="Print the version and exit."),
 ) -> None:
     if debug:
         os.environ[exits.DEBUG_VAR] = "1"

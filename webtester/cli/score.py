@@ -8,17 +8,18 @@ from typing import Optional
 import typer
 
 from webtester.cli.exits import error_exit
+from webtester.cli.options import JSON_OPTION
 from webtester.errors import InputError
 
 
 def _dataset_path(value: str | None, manifest: dict) -> Path:
-    from webtester.bundled import GOLD_ROOT
+    from webtester.bundled import gold_root
 
     name = value or manifest.get("dataset")
     if not name:
-        raise typer.BadParameter("the run's manifest names no dataset; pass --dataset GOLD (a JSONL file, a folder, or 'bundled')",
-                                 param_hint="--dataset")
-    return GOLD_ROOT if name == "bundled" else Path(name)
+        raise InputError("no gold to score against: the run's manifest names no dataset (a run of an app that is not "
+                         "bundled); pass --dataset GOLD (a JSONL file, a folder, or 'bundled')")
+    return gold_root() if name == "bundled" else Path(name)
 
 
 def score(
@@ -32,16 +33,19 @@ def score(
     threshold: Optional[float] = typer.Option(None, help="Threshold of the embedding judge (default: the calibrated one)."),
     config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with model and judge settings."),
     all_instances: bool = typer.Option(False, "--all", help="Score every dataset instance, not only those the run's manifest lists."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
-    """Score a run folder against gold checklists and print the summary tables."""
+    """Score a run folder against gold checklists and print the summary tables (``--json``: and print the
+    summary of :mod:`webtester.cli.summary` on stdout, the tables on stderr)."""
+    from webtester.cli.console import console as make_console
+    from webtester.cli.summary import emit, score_summary
     from webtester.datasets import DatasetError, load_dataset
     from webtester.eval.judges import JUDGES, JudgeError, get_judge
     from webtester.eval.reports import print_summary, write_reports
     from webtester.eval.scoring import score_run_full
-    from webtester.redact import redacting_console
     from webtester.runfolder import RunFolderError, read_manifest, read_matches, scored_indices, scores_dir
 
-    console = redacting_console()
+    console = make_console(stderr=as_json)
     if not run_dir.is_dir():
         raise typer.BadParameter(f"{run_dir} is not a folder", param_hint="RUN_DIR")
     try:
@@ -81,3 +85,5 @@ def score(
     write_reports(scored.summary, out_dir, matches=scored.matches, predictions=scored.predictions, title=title)
     print_summary(scored.summary, console, title=title)
     console.print(f"Written to {out_dir}/ (summary.json, summary.md, *.csv, instances.jsonl, matches.jsonl, report_scores.json)", highlight=False)
+    if as_json:
+        emit(score_summary(run_dir, scored.summary, out_dir))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from webtester.cli.exits import INTERRUPTED, input_error, print_error, test_exit_code
+from webtester.cli.options import JSON_OPTION, TRACE_OPTION, Trace, trace_value
 from webtester.errors import InputError
 
 if TYPE_CHECKING:
@@ -30,11 +31,15 @@ def test(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run folder (default: OUTPUT_DIR/<time>-<name>)."),
     model: Optional[str] = typer.Option(
         None, "--model", "-m",
-        help="Model for both stages: a model name on the OpenAI-compatible endpoint, scripted:SCRIPT.yaml, or replay:RUN_DIR.",
+        help="Model for both stages: a model name on the OpenAI-compatible endpoint, scripted:SCRIPT (a script file or a shipped name such as portfolio_site), or replay:RUN_DIR.",
     ),
     checklist_model: Optional[str] = typer.Option(None, "--checklist-model", help="Model for checklist generation."),
     detection_model: Optional[str] = typer.Option(None, "--detection-model", help="Model for defect detection."),
-    tester: str = typer.Option("llm", "--tester", help="Tester: llm (chat models) or baseline (rule-based, no model)."),
+    tester: str = typer.Option(
+        "auto", "--tester",
+        help="Tester: llm (chat models), baseline (rule-based, no model), or auto: llm when a model is configured or "
+             "given, else baseline.",
+    ),
     build: str = typer.Option("shipped", "--build", help="Bundled apps: shipped, clean, all, or defect ids."),
     max_items: Optional[int] = typer.Option(None, "--max-items", help="Most checklist items to generate (default 20)."),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML settings file."),
@@ -42,27 +47,34 @@ def test(
     exit_zero: bool = typer.Option(
         False, "--exit-zero", help="Exit 0 even when a Fail is found or the instance failed (usage and input errors still exit 2).",
     ),
+    trace: Optional[Trace] = TRACE_OPTION,
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Test one app: checklist, a verdict per item, bug reports with evidence; a summary table at the end.
 
-    Exit codes: :data:`webtester.cli.exits.TEST_CODES`.
+    Exit codes: :data:`webtester.cli.exits.TEST_CODES`. ``--json``: :mod:`webtester.cli.summary`.
     """
-    from webtester.redact import redacting_console as Console  # every line it prints is redacted
+    from webtester.cli.console import console as make_console  # every line it prints is redacted
+    from webtester.cli.reporting import write_run_reports
+    from webtester.cli.summary import emit, test_summary
+    from webtester.runfolder import record_run_fields
     from webtester.settings import load_settings
 
-    console = Console()
+    console = make_console(stderr=as_json)
     try:
         settings = load_settings(
             config, model=model, checklist_model=checklist_model if not model else None,
-            detection_model=detection_model if not model else None, max_items=max_items,
+            detection_model=detection_model if not model else None, max_items=max_items, trace=trace_value(trace),
         )
         plan = _plan(app_or_url, instruction, instruction_file, oracle, name)
-        tester_obj = _tester(tester, settings, model)
+        tester_obj, why = _tester(tester, settings, model)
     except (ValueError, FileNotFoundError, ImportError) as exc:  # InputError is a ValueError
         raise input_error(exc) from None
     run_dir = out or settings.output_dir / f"{_dt.datetime.now():%Y%m%d-%H%M%S}-{plan['index']}"
     console.print(f"[bold]webtester test[/bold] {app_or_url}  tester=[cyan]{tester_obj.name}[/cyan]  "
                   f"mode={plan['mode']}  run folder={run_dir}", soft_wrap=True)
+    if why:
+        console.print(why, highlight=False, soft_wrap=True)
     try:
         result = _run(console, plan, tester_obj, settings, run_dir, build)
     except InputError as exc:  # e.g. the run folder is held by another process
@@ -72,22 +84,35 @@ def test(
                     "interrupted")
         raise typer.Exit(INTERRUPTED) from None
     _summary(console, result, run_dir)
-    _write_report(console, run_dir, plan)
-    raise typer.Exit(test_exit_code(result, exit_zero))
+    if plan["dataset"]:
+        record_run_fields(run_dir, {"dataset": plan["dataset"]})
+    reports = write_run_reports(console, run_dir, instructions={plan["index"]: plan["instruction"]})
+    code = test_exit_code(result, exit_zero)
+    if as_json:
+        emit(test_summary(run_dir, result, reports, code))
+    raise typer.Exit(code)
 
 
-def _tester(kind: str, settings: Settings, model: str | None) -> Tester:
+def _tester(kind: str, settings: Settings, model: str | None) -> tuple[Tester, str | None]:
+    """The tester to run, and why it was chosen when ``--tester auto`` chose the baseline (else None)."""
     from webtester.llm.factory import ModelSpec
     from webtester.testers import make_tester
 
+    names = [model] if model else [settings.stage_model("checklist"), settings.stage_model("detection")]
+    needs_endpoint = any(ModelSpec.parse(n).kind == "openai" for n in names)
+    why = None
+    if kind == "auto":
+        kind = "llm" if settings.model_configured or not needs_endpoint else "baseline"
+        if kind == "baseline":
+            why = ("Tester: the rule-based baseline (deterministic probes, no model): no model is configured "
+                   "(set OPENAI_API_KEY / OPENAI_BASE_URL, or pass --model, to use the LLM tester).")
     if kind == "llm":
-        names = [model] if model else [settings.stage_model("checklist"), settings.stage_model("detection")]
-        if any(ModelSpec.parse(n).kind == "openai" for n in names) and not settings.model_configured:
+        if needs_endpoint and not settings.model_configured:
             raise InputError(
                 "no model endpoint configured: set OPENAI_API_KEY and/or OPENAI_BASE_URL (or a config file), "
-                "or use --model scripted:SCRIPT.yaml, --model replay:RUN_DIR, or --tester baseline"
+                "or use --model scripted:portfolio_site (a shipped script), --model replay:RUN_DIR, or --tester baseline"
             )
-    return make_tester(kind, settings=settings, model=model)
+    return make_tester(kind, settings=settings, model=model), why
 
 
 def _slug(text: str) -> str:
@@ -120,9 +145,13 @@ def _plan(target: str, instruction: str | None, instruction_file: Path | None, o
     else:
         index = name or (inst.index if inst else _slug(Path(target).resolve().name))
     plan: dict[str, Any] = {"target": inst or target, "instruction": instruction, "index": index, "mode": "e2e", "gold": None}
+    # the gold `webtester score` reads: a bundled app's, or the gold file of --oracle (a markdown checklist has no labels)
+    plan["dataset"] = "bundled" if inst is not None and index == inst.index else None
     if oracle:
         plan["mode"] = "oracle"
         plan["gold"] = _gold_items(oracle, inst, index)
+        if oracle != "bundled":
+            plan["dataset"] = None if Path(oracle).suffix == ".md" else str(Path(oracle).resolve())
     return plan
 
 
@@ -180,19 +209,6 @@ def _run(console: Any, plan: dict, tester: Tester, settings: Settings, run_dir: 
             plan["target"], instruction=plan["instruction"], index=plan["index"], mode=plan["mode"], tester=tester,
             out_dir=run_dir, gold=plan["gold"], build=build, settings=settings, on_event=on_event,
         )
-
-
-def _write_report(console: Any, run_dir: Path, plan: dict) -> None:
-    """RUN_DIR/report.html and RUN_DIR/junit.xml (scores appear once `webtester score` has run)."""
-    from webtester.report import write_reports
-
-    try:
-        html, junit = write_reports(run_dir, instructions={plan["index"]: plan["instruction"]},
-                                    not_scored_reason=f"score it with: webtester score {run_dir}")
-    except Exception as exc:  # the run's own files are written; a report problem must not hide them
-        print_error(f"{type(exc).__name__}: {exc}", "report not written")
-        return
-    console.print(f"report: {html}  JUnit XML: {junit}", soft_wrap=True)
 
 
 def _summary(console: Any, result: Any, run_dir: Path) -> None:

@@ -1,10 +1,22 @@
 """JUnit XML of a run's verdicts, for CI systems: one ``<testsuite>`` per instance, one ``<testcase>`` per
 item. ``fail`` -> ``<failure>`` with the bug report; an item that was not checked -> ``<skipped>`` with the
 reason; any other ``error`` -> ``<error>`` with the reason; an instance that could not run -> one
-``<testcase>`` with an ``<error>``."""
+``<testcase>`` with an ``<error>``.
+
+Times: a ``<testcase>``'s ``time`` is its item's own time (what the verdict records: the item's detection);
+a ``<testsuite>``'s ``time`` is the instance's wall time, and its property ``setup_time`` the part of it outside
+the items: starting the app, the tester's preparation (the baseline's crawl and probes, done once per
+instance), the checklist and stopping the app. ``timestamp`` (ISO 8601) is when the instance started,
+``hostname`` the machine the report was written on.
+
+Evidence: the case's ``<system-out>`` holds the steps, then one ``[[ATTACHMENT|/abs/path]]`` line per
+screenshot and for the Playwright trace, the form CI servers (Jenkins' JUnit attachments, GitLab) read.
+"""
 
 from __future__ import annotations
 
+import datetime as _dt
+import socket
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -17,8 +29,26 @@ def _skipped(notes: str) -> bool:
     return notes.lstrip().lower().startswith("not checked")
 
 
-def _suite(inst: InstanceReport, tester: str) -> ET.Element:
-    suite = ET.Element("testsuite", name=inst.index)
+def _timestamp(inst: InstanceReport) -> str:
+    """When the instance started (the manifest's record; else when its result was written), ISO 8601."""
+    started = inst.manifest.get("started")
+    if isinstance(started, str) and started:
+        return started
+    written = [p.stat().st_mtime for p in (inst.folder / "result.json", inst.folder) if p.exists()]
+    when = _dt.datetime.fromtimestamp(written[0], _dt.timezone.utc) if written else _dt.datetime.now(_dt.timezone.utc)
+    return when.isoformat(timespec="seconds")
+
+
+def _attachment(run_dir: Path, inst: InstanceReport, recorded: str) -> str:
+    """``[[ATTACHMENT|/abs/path]]`` of an evidence file (recorded relative to the run folder, or to the instance's)."""
+    path = Path(recorded)
+    if not path.is_absolute():
+        path = next((p for p in (run_dir / path, inst.folder / path) if p.exists()), run_dir / path)
+    return f"[[ATTACHMENT|{path.resolve()}]]"
+
+
+def _suite(inst: InstanceReport, tester: str, run_dir: Path, hostname: str) -> ET.Element:
+    suite = ET.Element("testsuite", name=inst.index, timestamp=_timestamp(inst), hostname=hostname)
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", name="tester", value=tester or (inst.result.tester if inst.result else ""))
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -57,13 +87,18 @@ def _suite(inst: InstanceReport, tester: str) -> ET.Element:
             else:
                 ET.SubElement(case, "error", message=(notes or "item could not be executed")[:500], type="error").text = notes
                 counts["errors"] += 1
-        if verdict.evidence.steps:
-            ET.SubElement(case, "system-out").text = "\n".join(verdict.evidence.steps)
+        files = [*verdict.evidence.screenshots, *([verdict.evidence.trace] if verdict.evidence.trace else [])]
+        out = [*verdict.evidence.steps, *(_attachment(run_dir, inst, f) for f in files)]
+        if out:
+            ET.SubElement(case, "system-out").text = "\n".join(out)
     suite.set("tests", str(counts["tests"]))
     suite.set("failures", str(counts["failures"]))
     suite.set("errors", str(counts["errors"]))
     suite.set("skipped", str(counts["skipped"]))
-    suite.set("time", f"{seconds:.3f}")
+    wall = inst.manifest.get("wall_seconds")  # absent from folders other tools wrote: the recorded costs then
+    total = max(float(wall) if isinstance(wall, (int, float)) else 0.0, result.cost.seconds if result else 0.0, seconds)
+    ET.SubElement(props, "property", name="setup_time", value=f"{total - seconds:.3f}")
+    suite.set("time", f"{total:.3f}")
     return suite
 
 
@@ -72,8 +107,9 @@ def junit_xml(report: RunReport) -> str:
     tester = str(report.manifest.get("tester") or "")
     root = ET.Element("testsuites", name=f"webtester {report.run_dir.name}")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    hostname = socket.gethostname()
     for inst in report.instances:
-        suite = _suite(inst, tester)
+        suite = _suite(inst, tester, report.run_dir, hostname)
         root.append(suite)
         for key in totals:
             totals[key] += int(suite.get(key, "0"))
