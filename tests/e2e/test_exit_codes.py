@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +33,8 @@ def test_test_exits_1_on_a_fail_0_with_exit_zero_and_0_when_everything_passes(tm
     assert shipped.returncode == 1, shipped.stdout + shipped.stderr
     summary = next(line for line in shipped.stdout.splitlines() if " passed, " in line)
     assert " 0 failed" not in summary and "Traceback" not in shipped.stderr  # the shipped build's defects were found
+    wall = float(re.search(r"([0-9.]+) s in all", summary).group(1))
+    assert wall >= 1.0, summary  # the run's wall time, not the baseline's near-zero time per item
     again = webtester("test", "portfolio_site", "--tester", "baseline", "--out", str(out), "--exit-zero", "--json",
                       cwd=tmp_path)
     assert again.returncode == 0, again.stdout + again.stderr  # the same verdicts (resumed), findings do not count

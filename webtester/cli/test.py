@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -75,6 +76,7 @@ def test(
                   f"mode={plan['mode']}  run folder={run_dir}", soft_wrap=True)
     if why:
         console.print(why, highlight=False, soft_wrap=True)
+    started = time.perf_counter()
     try:
         result = _run(console, plan, tester_obj, settings, run_dir, build)
     except InputError as exc:  # e.g. the run folder is held by another process
@@ -83,7 +85,7 @@ def test(
         print_error(f"resume where it stopped with: webtester test {app_or_url} --out {run_dir} (and the same options)",
                     "interrupted")
         raise typer.Exit(INTERRUPTED) from None
-    _summary(console, result, run_dir)
+    _summary(console, result, run_dir, time.perf_counter() - started)
     if plan["dataset"]:
         record_run_fields(run_dir, {"dataset": plan["dataset"]})
     reports = write_run_reports(console, run_dir, instructions={plan["index"]: plan["instruction"]})
@@ -211,7 +213,7 @@ def _run(console: Any, plan: dict, tester: Tester, settings: Settings, run_dir: 
         )
 
 
-def _summary(console: Any, result: Any, run_dir: Path) -> None:
+def _summary(console: Any, result: Any, run_dir: Path, wall: float) -> None:
     from rich.table import Table
 
     from webtester.runfolder import run_label, summary_counts
@@ -234,7 +236,8 @@ def _summary(console: Any, result: Any, run_dir: Path) -> None:
     c = result.cost
     console.print(
         f"{counts['pass']} passed, {counts['fail']} failed, {counts['error']} errors; {c.model_calls} model calls, "
-        f"{c.tool_calls} tool calls, {c.input_tokens + c.output_tokens} tokens, {c.seconds:.1f} s",
+        f"{c.tool_calls} tool calls, {c.input_tokens + c.output_tokens} tokens; {c.seconds:.1f} s in the items, "
+        f"{wall:.1f} s in all",
         soft_wrap=True,
     )
     if result.status != "ok":
