@@ -87,11 +87,8 @@ def run_app(
     start = app_starter(target, build=build, apps_root=apps_root, log_path=folder.root / APP_LOG_FILE,
                         serve=settings.serve)
     ctx = RunContext.create(tester, folder, start, settings, browser=browser, on_event=on_event)
-    info = tester.describe()
-    run_info = {
-        "tester": tester.name, "tester_info": info, "mode": mode,
-        "settings": settings.public_dict(), "replayed": bool(info.get("replayed")),
-    }
+    run_info = manifest_run_fields(tester, mode, settings)
+    info = run_info["tester_info"]
     label = target_label(target)
     manifest_entry: dict[str, Any] = {"status": "running", "started": now_iso(), "build": build, "target": label}
     update_manifest(out_dir, run=run_info, index=index, entry=manifest_entry)
@@ -118,14 +115,23 @@ def run_app(
         ctx.close()
         conn.close()
     result = InstanceResult.model_validate(values["result"])
-    counts = {s: sum(v.status.value == s for v in result.verdicts) for s in ("pass", "fail", "error")}
-    manifest_entry.update(
-        status=result.status, reason=result.reason, finished=now_iso(), items=len(result.checklist),
-        verdicts=counts, cost=result.cost.model_dump(), wall_seconds=round(time.perf_counter() - started, 3),
-        checklist_notes=values.get("checklist_notes") or [],
-    )
+    manifest_entry.update(finished_entry(result, values), wall_seconds=round(time.perf_counter() - started, 3))
     update_manifest(out_dir, run=run_info, index=index, entry=manifest_entry)
     return result
+
+
+def manifest_run_fields(tester: Tester, mode: Mode, settings: Settings) -> dict[str, Any]:
+    """The run-level fields of the manifest: the tester and what it says of itself, the mode, public settings."""
+    info = tester.describe()
+    return {"tester": tester.name, "tester_info": info, "mode": mode, "settings": settings.public_dict(),
+            "replayed": bool(info.get("replayed"))}
+
+
+def finished_entry(result: InstanceResult, values: dict[str, Any]) -> dict[str, Any]:
+    """An instance's manifest fields once its result is written (``values``: the final workflow state)."""
+    counts = {s: sum(v.status.value == s for v in result.verdicts) for s in ("pass", "fail", "error")}
+    return {"status": result.status, "reason": result.reason, "finished": now_iso(), "items": len(result.checklist),
+            "verdicts": counts, "cost": result.cost.model_dump(), "checklist_notes": values.get("checklist_notes") or []}
 
 
 def _restore_files(folder: InstanceFolder, snapshot: Any, *, replayed: bool) -> None:

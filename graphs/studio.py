@@ -30,11 +30,12 @@ from typing_extensions import TypedDict
 
 from webtester.graphs.context import RunContext
 from webtester.graphs.instance_thread import InstanceThread
+from webtester.graphs.run import finished_entry, manifest_run_fields
 from webtester.graphs.state import TesterState
 from webtester.graphs.workflow import Node, build_graph
-from webtester.models import Instance, Mode, oracle_items
+from webtester.models import Instance, InstanceResult, Mode, oracle_items
 from webtester.redact import register_settings
-from webtester.runfolder import APP_LOG_FILE, InstanceFolder
+from webtester.runfolder import APP_LOG_FILE, InstanceFolder, now_iso, read_manifest, update_manifest
 from webtester.settings import load_settings
 from webtester.targets import app_starter, names_bundled_app, resolve_target, target_label
 from webtester.testers import make_tester
@@ -98,7 +99,20 @@ def build_run_context(state: TesterState, given: StudioContext, mode: Mode) -> t
     tester.start_instance(index, folder.root)
     start = app_starter(bundled or target, build=given.build, log_path=folder.root / APP_LOG_FILE,
                         serve=settings.serve)
+    run_fields = manifest_run_fields(tester, mode, settings)
+    if isinstance(bundled, Instance) and index == bundled.index:
+        run_fields["dataset"] = "bundled"  # `webtester score RUN_DIR` finds the gold
+    entry = {"status": "running", "started": now_iso(), "build": given.build, "target": implied["target"]}
+    update_manifest(run_dir, run=run_fields, index=index, entry=entry)
     return RunContext.create(tester, folder, start, settings), implied
+
+
+def _record_result(ctx: RunContext, state: dict[str, Any]) -> None:
+    """Write the instance's outcome into the run folder's manifest, next to what its start wrote there."""
+    run_dir, index = ctx.folder.run_dir, ctx.folder.index
+    entry = dict(((read_manifest(run_dir) or {}).get("instances") or {}).get(index) or {})
+    entry.update(finished_entry(InstanceResult.model_validate(state["result"]), state))
+    update_manifest(run_dir, run={}, index=index, entry=entry)
 
 
 @dataclass
@@ -138,6 +152,8 @@ def _on_instance_thread(mode: Mode) -> Any:
                 if run.context is None:  # the run's first step (or the first after a restart of the server)
                     run.context, implied = build_run_context(state, given, mode)
                 update = node({**state, **implied}, runtime.override(context=run.context))
+                if name == "write_results" and update.get("result"):
+                    _record_result(run.context, {**state, **implied, **update})
                 return {**implied, **update}
 
             try:

@@ -90,3 +90,12 @@ def test_an_oracle_run_over_http_tests_a_bundled_app_and_writes_its_run_folder(s
     assert result["status"] == "ok" and len(result["verdicts"]) == len(gold)
     assert len((out / APP / "verdicts.jsonl").read_text().splitlines()) == len(gold)
     assert "BlockingError" not in log.read_text()
+    # the run folder is like any other: its manifest names the tester and the gold, so `score` takes it as it is
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["tester"] == "baseline" and manifest["mode"] == "oracle" and manifest["dataset"] == "bundled"
+    assert manifest["instances"][APP]["status"] == "ok" and manifest["instances"][APP]["items"] == len(gold)
+    scored = subprocess.run([sys.executable, "-m", "webtester.cli.main", "score", str(out), "--judge", "oracle",
+                             "--bootstrap", "0", "--json"], capture_output=True, text=True, timeout=300)
+    assert scored.returncode == 0, scored.stderr
+    assert json.loads(scored.stdout)["scores"]["counts"]["tp"] + json.loads(scored.stdout)["scores"]["counts"]["fn"] == \
+        sum(not g.passed for g in gold)
