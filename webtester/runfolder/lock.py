@@ -18,6 +18,7 @@ from __future__ import annotations
 import fcntl
 import functools
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing import reduction
@@ -41,6 +42,25 @@ def lock_path(run_dir: Path) -> Path:
 
 def _key(run_dir: Path) -> Path:
     return Path(run_dir).resolve()
+
+
+STOPPING_GRACE_S = 15.0
+"""How long a process waits for a run folder whose holder has exited while the processes it started stop (a
+killed run's browser and servers take a moment to close the lock they inherited)."""
+
+
+def _holder_exited(fd: int) -> bool:
+    """True when the PID the lock file names is no longer running."""
+    try:
+        text = os.pread(fd, 200, 0).decode("utf-8", "replace").split()
+        if not text or not text[0].isdigit():
+            return False
+        os.kill(int(text[0]), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def _holder(fd: int) -> str:
@@ -70,12 +90,18 @@ def acquire(run_dir: Path) -> bool:
         return False
     key.mkdir(parents=True, exist_ok=True)
     fd = os.open(lock_path(key), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        who = _holder(fd)
-        os.close(fd)
-        raise RunFolderBusyError(f"{run_dir} is already being written by {who}") from None
+    deadline = time.monotonic() + STOPPING_GRACE_S
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if _holder_exited(fd) and time.monotonic() < deadline:  # what it started is still stopping
+                time.sleep(0.2)
+                continue
+            who = _holder(fd)
+            os.close(fd)
+            raise RunFolderBusyError(f"{run_dir} is already being written by {who}") from None
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()} {now_iso()}\n".encode(), 0)
     _HELD[key] = fd
