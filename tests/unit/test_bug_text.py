@@ -66,5 +66,8 @@ def test_result_md_and_report_show_clean_bug_text(tmp_path):
     html = write_reports(tmp_path)[0].read_text()
     assert "e.g. &#39;AMERICAN\nButtermilk Pancakes\n20 min&#39;" in html and "Seen at /#/recipes?diet=vegan:" in html
     assert "\\n" not in html and "127.0.0.1" not in html
+    junit = (tmp_path / "junit.xml").read_text()  # CI shows the same clean text
+    assert "AMERICAN\nButtermilk Pancakes\n20 min" in junit and "\\n" not in junit and "127.0.0.1" not in junit
+    assert junit.count("<skipped") == 1  # the item that was not checked
     # the recorded data keeps what was seen
     assert folder.read_result().verdicts[0].bug_report.actual.startswith("Seen at http://127.0.0.1:44955/")

@@ -22,11 +22,7 @@ from pathlib import Path
 
 from webtester.models import Status
 from webtester.report.data import InstanceReport, RunReport
-from webtester.runfolder import write_text
-
-
-def _skipped(notes: str) -> bool:
-    return notes.lstrip().lower().startswith("not checked")
+from webtester.runfolder import clean_verdict, is_not_checked, write_text
 
 
 def _timestamp(inst: InstanceReport) -> str:
@@ -61,7 +57,8 @@ def _suite(inst: InstanceReport, tester: str, run_dir: Path, hostname: str) -> E
         counts["tests"] += 1
         counts["errors"] += 1
     items = {i.id: i for i in (result.checklist if result else [])}
-    for verdict in result.verdicts if result else []:
+    for recorded in result.verdicts if result else []:
+        verdict = clean_verdict(recorded)  # line breaks, and the app's paths rather than a stopped server's URLs
         item = items.get(verdict.item_id)
         name = f"{verdict.item_id}: {item.description}" if item else verdict.item_id
         dim = item.dimension.value if item else "unknown"
@@ -81,7 +78,7 @@ def _suite(inst: InstanceReport, tester: str, run_dir: Path, hostname: str) -> E
             failure.text = "\n".join(body)
             counts["failures"] += 1
         elif verdict.status is Status.error:
-            if _skipped(notes):
+            if is_not_checked(verdict):
                 ET.SubElement(case, "skipped", message=notes[:500])
                 counts["skipped"] += 1
             else:
