@@ -24,9 +24,11 @@ def test_version_is_the_installed_one():
 
 
 def test_shell_completion_script_and_completions_of_subcommands():
-    script = runner.invoke(app, ["--show-completion", "bash"], prog_name="webtester")
-    assert script.exit_code == 0 and "_webtester_completion()" in script.stdout
+    # the script `--install-completion` writes for bash (asked for by name: no guess of the shell it runs under)
+    script = runner.invoke(app, [], prog_name="webtester", env={"_WEBTESTER_COMPLETE": "source_bash"})
+    assert script.exit_code == 0 and "_webtester_completion()" in script.stdout, script.output
     assert "_WEBTESTER_COMPLETE=complete_bash" in script.stdout
+    assert "--show-completion" in runner.invoke(app, ["--help"], prog_name="webtester", terminal_width=200).stdout
     completed = runner.invoke(app, [], prog_name="webtester", env={
         "_WEBTESTER_COMPLETE": "complete_bash", "COMP_WORDS": "webtester be", "COMP_CWORD": "1"})
     assert completed.exit_code == 0 and completed.stdout.split() == ["bench"]
