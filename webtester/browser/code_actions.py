@@ -25,10 +25,9 @@ from pydantic import BaseModel, Field, model_validator
 
 from webtester.browser.confinement import same_origin
 from webtester.browser.errors import describe_error
-from webtester.browser.locators import Reusable, reusable_locator
+from webtester.browser.locators import Reusable, action_record, through_reusable
 from webtester.browser.observe import StaleRefError, normalize_ref, resolve_ref
 from webtester.browser.watchdog import bounded
-from webtester.models import ActionRecord
 
 JS_MAX_CHARS = 8_000
 RESULT_MAX_CHARS = 2_000
@@ -178,9 +177,7 @@ def target(item_page, step: Step) -> tuple[Any, Reusable | None]:
         if loc.count() == 0:
             raise StaleRefError(f"[{step.ref}] is no longer on the page; observe again for fresh references")
         obs = item_page.last_observation
-        info = obs.refs.get(ref) if obs is not None else None
-        reusable = reusable_locator(page, loc, info.role if info else "", info.name if info else "")
-        return (reusable.locator(page) if reusable else loc), reusable
+        return through_reusable(page, loc, obs.refs.get(ref) if obs is not None else None)
     query: dict[str, str]
     if step.role:
         query = {"role": step.role, **({"name": step.name} if step.name else {})}
@@ -220,10 +217,7 @@ def _recorded(item_page, step: Step, reusable: Reusable | None) -> Iterator[None
     """Record an element step in the item's evidence with its reusable locator, and title it so in the trace."""
     shown = reusable.code if reusable else f"[{step.ref}]"
     text = f"{step.action} {shown}" + (f" {step.value!r}" if step.value is not None else "")
-    item_page.evidence.actions.append(ActionRecord(
-        step=text, action=step.action, locator=reusable.code if reusable else None,
-        target=dict(reusable.target) if reusable else None, value=step.value,
-    ))
+    item_page.evidence.actions.append(action_record(text, step.action, reusable, step.value))
     with item_page.trace_group(text):
         yield
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from webtester.browser.watchdog import evaluate
+from webtester.models import ActionRecord
 from webtester.probes.scan import SELECTOR_JS
 
 #: roles Playwright cannot query an element by in a way a person would reuse
@@ -111,3 +112,16 @@ def reusable_locator(page: Any, element: Any, role: str = "", name: str = "", *,
     except Exception:  # a page that changed or stopped answering: the reference is used as it is
         return None
     return None
+
+
+def through_reusable(page: Any, element: Any, info: Any = None) -> tuple[Any, Reusable | None]:
+    """``element`` (the locator of a reference; ``info`` its entry in the page view, with ``role`` and ``name``)
+    as the reusable locator that finds it alone, and that query; ``(element, None)`` when there is none."""
+    reusable = reusable_locator(page, element, info.role if info else "", info.name if info else "")
+    return (reusable.locator(page) if reusable else element), reusable
+
+
+def action_record(step: str, action: str, reusable: Reusable | None, value: str | None = None) -> ActionRecord:
+    """The evidence's record of an action on an element, with its reusable locator when it has one."""
+    return ActionRecord(step=step, action=action, locator=reusable.code if reusable else None,
+                        target=dict(reusable.target) if reusable else None, value=value)

@@ -22,10 +22,9 @@ from pydantic import BaseModel, Field
 from webtester.browser.code_actions import Step, run_js, run_steps
 from webtester.browser.confinement import same_origin
 from webtester.browser.errors import describe_error
-from webtester.browser.locators import Reusable, reusable_locator
+from webtester.browser.locators import Reusable, action_record, through_reusable
 from webtester.browser.observe import StaleRefError, diff, normalize_ref, resolve_ref
 from webtester.browser.watchdog import PageUnresponsive, bounded, evaluate
-from webtester.models import ActionRecord
 
 MAX_RESULT_CHARS = 12_000
 
@@ -161,10 +160,8 @@ class BrowserTools:
         (:func:`~webtester.browser.locators.reusable_locator`), else through the reference itself."""
         loc = self._locator(ref)
         obs = self.item.last_observation
-        info = obs.refs.get(normalize_ref(ref)) if obs is not None else None
         with bounded(self.page):
-            reusable = reusable_locator(self.page, loc, info.role if info else "", info.name if info else "")
-        return (reusable.locator(self.page) if reusable else loc), reusable
+            return through_reusable(self.page, loc, obs.refs.get(normalize_ref(ref)) if obs is not None else None)
 
     def _act_on(self, ref: str, action: str, do: Callable[[Any, str], str], *, value: str | None = None) -> str:
         """:meth:`_act` for an action on the element ``ref`` points at: ``do(locator, what)`` acts through the
@@ -177,10 +174,7 @@ class BrowserTools:
             shown = f"{what} via {reusable.code}" if reusable else what
             step = f"{action} {reusable.code if reusable else what}" + (f" {value!r}" if value is not None else "")
             self.item.evidence.steps[-1] = step  # _act recorded the step by its reference before it was resolved
-            self.item.evidence.actions.append(ActionRecord(
-                step=step, action=action, locator=reusable.code if reusable else None,
-                target=dict(reusable.target) if reusable else None, value=value,
-            ))
+            self.item.evidence.actions.append(action_record(step, action, reusable, value))
             with self.item.trace_group(step):
                 return do(loc, shown)
 
