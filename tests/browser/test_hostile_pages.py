@@ -17,7 +17,7 @@ from webtester.baseline.survey import survey
 from webtester.browser import watchdog
 from webtester.browser.session import ItemPage
 from webtester.browser.static_server import StaticServer
-from webtester.browser.watchdog import PageUnresponsive, evaluate
+from webtester.browser.watchdog import PageUnresponsive, evaluate, navigate
 from webtester.llm.scripted import Script, ScriptedChatModel
 from webtester.models import Dimension, Status, TestItem
 
@@ -146,6 +146,20 @@ def test_a_page_whose_script_never_ends_is_recorded_not_waited_for(browser, host
         with pytest.raises(PageUnresponsive):
             watchdog.matches(page.page.locator("button"))
         assert time.monotonic() - started < 1.0
+    finally:
+        page.close()
+
+
+def test_a_navigation_that_a_frozen_page_holds_up_says_the_page_stopped_responding(browser, hostile_site,
+                                                                                   monkeypatch):
+    monkeypatch.setattr(watchdog, "SCRIPT_LIMIT_S", 3.0)
+    page = ItemPage(browser, hostile_site.url + "leaving.html")
+    try:
+        started = time.monotonic()
+        # the page answers before the navigation and freezes during it (its beforeunload never ends)
+        with pytest.raises(PageUnresponsive, match="stopped responding"):
+            navigate(page.page, hostile_site.url + "index.html", wait_until="load", timeout=5_000)
+        assert time.monotonic() - started < 5.0 + 3.0 + 5.0  # the navigation's timeout, the limit, some slack
     finally:
         page.close()
 

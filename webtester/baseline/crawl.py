@@ -24,7 +24,7 @@ from urllib.parse import urldefrag, urlsplit
 from playwright.sync_api import Page
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
-from webtester.browser.watchdog import bounded, check_responsive, evaluate, watchdog_of
+from webtester.browser.watchdog import bounded, evaluate, navigate, watchdog_of
 
 STATE_GRAPH_VERSION = 1
 DESTRUCTIVE = re.compile(r"\b(delete|remove|clear|reset|log ?out|sign ?out|erase|discard|destroy|drop|empty)\b", re.I)
@@ -268,8 +268,7 @@ class Crawler:
         self.coverage.take()
         self.graph.actions += 1
         try:
-            check_responsive(self.page)
-            self.page.goto(url, wait_until="load", timeout=15_000)
+            navigate(self.page, url, wait_until="load", timeout=15_000)
         except Exception:
             return None
         self._settle()

@@ -27,7 +27,7 @@ from webtester.browser.confinement import same_origin
 from webtester.browser.errors import describe_error
 from webtester.browser.locators import Reusable, action_record, through_reusable
 from webtester.browser.observe import StaleRefError, normalize_ref, resolve_ref
-from webtester.browser.watchdog import bounded
+from webtester.browser.watchdog import bounded, navigate
 
 JS_MAX_CHARS = 8_000
 RESULT_MAX_CHARS = 2_000
@@ -257,7 +257,7 @@ def _run_step(item_page, step: Step, timeout_ms: float) -> str:
         url = urljoin(item_page.base_url, step.value or "")
         if not same_origin(url, item_page.origin):
             raise ValueError(f"{url} is outside the app under test ({item_page.origin}); only its own pages can be opened")
-        page.goto(url, wait_until="domcontentloaded", timeout=max(timeout_ms, 10_000))
+        navigate(page, url, wait_until="domcontentloaded", timeout=max(timeout_ms, 10_000))
         return page.url
     if a == "go_back":
         page.go_back(wait_until="domcontentloaded", timeout=timeout_ms)

@@ -23,7 +23,7 @@ from webtester.browser.chromium import VIEWPORT, launch_chromium
 from webtester.browser.confinement import OFFLINE, Confinement, is_unreachable, same_origin
 from webtester.browser.evidence import EvidenceLog
 from webtester.browser.observe import Observation, build_observation, observe
-from webtester.browser.watchdog import Watchdog, evaluate, watch
+from webtester.browser.watchdog import Watchdog, evaluate, navigate, watch
 
 #: how long an action (click, fill, check, select) waits for its element to be actionable: attached, visible,
 #: enabled and stable; generous for a loaded machine, and a control that stays unusable is skipped, not judged
@@ -100,7 +100,7 @@ class ItemPage:
             self._watch(self.page)
             self.context.on("page", self._on_popup)
             if goto:
-                self.page.goto(base_url, wait_until="domcontentloaded")
+                navigate(self.page, base_url, wait_until="domcontentloaded")
                 self.settle()
                 try:  # let a single-page app fetch its modules and data before the first look
                     self.page.wait_for_load_state("networkidle", timeout=3_000)

@@ -24,7 +24,7 @@ from webtester.browser.confinement import same_origin
 from webtester.browser.errors import describe_error
 from webtester.browser.locators import Reusable, action_record, through_reusable
 from webtester.browser.observe import StaleRefError, diff, normalize_ref, resolve_ref
-from webtester.browser.watchdog import PageUnresponsive, bounded, evaluate
+from webtester.browser.watchdog import PageUnresponsive, bounded, evaluate, navigate
 
 MAX_RESULT_CHARS = 12_000
 
@@ -239,7 +239,7 @@ class BrowserTools:
                     "can be opened (file:// and other sites are refused)")
 
         def go() -> str:
-            response = self.page.goto(target, wait_until="domcontentloaded")
+            response = navigate(self.page, target, wait_until="domcontentloaded")
             status = f" (HTTP {response.status})" if response is not None and response.status >= 400 else ""
             return f"Opened {self.page.url}{status}."
 

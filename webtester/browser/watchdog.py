@@ -125,6 +125,19 @@ def check_responsive(page: Any) -> None:
     evaluate(page, "() => 0")
 
 
+def navigate(page: Any, url: str, **options: Any) -> Any:
+    """``page.goto(url, **options)`` that tells a page that stopped responding from a slow load: the page is
+    checked before (a busy page would keep the navigation waiting until its own timeout) and, when the
+    navigation fails, again, so that a script that started meanwhile (a ``beforeunload`` handler, a timer
+    that fired) raises :class:`PageUnresponsive` rather than the navigation's timeout."""
+    check_responsive(page)
+    try:
+        return page.goto(url, **options)
+    except Exception:
+        check_responsive(page)
+        raise
+
+
 def matches(locator: Any, *, visible: bool = False) -> bool:
     """Whether ``locator`` matches an element (``visible``: and its first match is visible), bounded like every
     call on its page (``count`` and ``is_visible`` have no time limit of their own)."""

@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from playwright.sync_api import Page
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
-from webtester.browser.watchdog import bounded, evaluate, matches
+from webtester.browser.watchdog import bounded, evaluate, matches, navigate
 from webtester.probes.findings import Finding, ScreenshotTaker, describe_element
 from webtester.probes.scan import SELECTOR_JS
 
@@ -90,7 +90,7 @@ def _settle(page: Page) -> None:
 
 
 def _restart(page: Page, ctx: ProbeContext) -> None:
-    page.goto(ctx.start_url)
+    navigate(page, ctx.start_url)
     _settle(page)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
-from webtester.browser.watchdog import PageUnresponsive, check_responsive, evaluate, watchdog_of
+from webtester.browser.watchdog import PageUnresponsive, evaluate, navigate, watchdog_of
 from webtester.probes.findings import Finding, ProbeLog, ScreenshotTaker
 from webtester.probes.interactive import PageState, page_state
 
@@ -102,11 +102,10 @@ class ProbeSession:
     def goto(self, url: str | None = None) -> None:
         """Open ``url`` (default: the start URL) afresh, even when only its #hash differs from the current one."""
         self.spend()
-        check_responsive(self.page)
         target = url or self.start_url
         if self.page.url.split("#")[0] == target.split("#")[0] and "#" in self.page.url + target:
-            self.page.goto("about:blank")
-        self.page.goto(target, wait_until="load")
+            navigate(self.page, "about:blank")
+        navigate(self.page, target, wait_until="load")
         self.settle()
 
     def reload(self) -> None:
