@@ -128,20 +128,37 @@ class BugReport(BaseModel):
     actual: str = ""
 
 
+#: ActionRecord.action values that check the page rather than act on it
+EXPECTATIONS = frozenset({"expect_text", "expect_no_text", "expect_visible", "expect_hidden", "expect_value",
+                          "expect_count", "expect_checked", "expect_url", "wait_for_text", "wait_for_text_gone"})
+
+
 class ActionRecord(BaseModel):
-    """One browser action on an element, with a locator a person can reuse (``Evidence.actions``).
+    """One browser step of an item, replayable by a person (``Evidence.actions``, in the order taken).
+
+    Actions on an element (click, dblclick, fill, type, press, select, check, uncheck, hover,
+    scroll_into_view), actions on the page (goto, reload, go_back, press with no element, wait) and
+    expectations (:data:`EXPECTATIONS`: what the tester checked, e.g. ``expect_text``).
 
     ``locator`` is Playwright Python code on ``page`` (``page.get_by_role("button", name="Save", exact=True)``),
     ``target`` the same query as data (``{"role": "button", "name": "Save"}``; keys: role, name, label,
-    placeholder, test_id, text, css), both None when no locator found the element alone (it was reached by
-    its reference in the page view). ``value``: the text filled or typed, the key pressed, the option chosen.
+    placeholder, test_id, text, css), both None for a page step or when no locator found the element alone
+    (it was reached by its reference in the page view). ``value``: the text filled, typed or expected, the key
+    pressed, the option chosen, the URL opened (relative to the app's origin), the seconds waited.
+    ``outcome``: ``done`` / ``error`` for an action, ``held`` / ``failed`` for an expectation (None: not known).
     """
 
     step: str = Field(description="the step as a person reads it")
-    action: str = Field(description="click, dblclick, fill, type, press, select, check, uncheck, hover, scroll ...")
+    action: str = Field(description="click, fill, ..., goto, reload, go_back, wait, or an expectation (expect_text ...)")
     locator: str | None = None
     target: dict[str, str] | None = None
     value: str | None = None
+    count: int | None = Field(default=None, description="the expected number of matches (expect_count)")
+    outcome: Literal["done", "error", "held", "failed"] | None = None
+
+    def is_expectation(self) -> bool:
+        """Whether this step checked the page (see :data:`EXPECTATIONS`)."""
+        return self.action in EXPECTATIONS
 
 
 class Evidence(BaseModel):

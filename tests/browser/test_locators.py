@@ -8,6 +8,7 @@ import zipfile
 import pytest
 
 from webtester.browser.session import ItemPage
+from webtester.browser.static_server import StaticServer
 from webtester.browser.tools import make_browser_tools
 
 pytestmark = pytest.mark.browser
@@ -89,6 +90,38 @@ def test_batched_steps_record_the_reusable_locator_of_a_reference_and_of_a_query
         {"action": "click", "ref": save}, {"action": "fill", "label": "Email", "value": "x@y.z"},
         {"action": "expect_text", "value": "saved"}]})
     assert out.startswith("All steps succeeded"), out
-    click, fill = traced.evidence.actions  # the expectation acts on no element
+    click, fill, expected = traced.evidence.actions
     assert click.locator == 'page.get_by_role("button", name="Save", exact=True)' and click.action == "click"
     assert fill.locator == 'page.get_by_label("Email")' and fill.target == {"label": "Email"} and fill.value == "x@y.z"
+    assert (click.outcome, fill.outcome) == ("done", "done")
+    # the expectation checks the whole page: recorded with no locator, and as held
+    assert (expected.action, expected.locator, expected.value, expected.outcome) == ("expect_text", None, "saved", "held")
+
+
+def test_navigations_and_expectations_are_recorded_with_their_outcome(browser, tmp_path):
+    (tmp_path / "index.html").write_text(PAGE)
+    with StaticServer(tmp_path) as server:
+        traced = ItemPage(browser, server.url)
+        try:
+            _navigations_and_expectations(traced)
+        finally:
+            traced.close()
+
+
+def _navigations_and_expectations(traced) -> None:
+    tools = {t.name: t for t in make_browser_tools(traced)}
+    out = tools["run_steps"].invoke({"steps": [
+        {"action": "expect_visible", "role": "button", "name": "Save"},
+        {"action": "goto", "value": "/#/elsewhere"},
+        {"action": "expect_text", "value": "no such words here"}]})
+    assert "EXPECTATION FAILED" in out, out
+    visible, goto, missing = traced.evidence.actions
+    assert (visible.action, visible.locator, visible.outcome) == (
+        "expect_visible", 'page.get_by_role("button", name="Save")', "held")
+    # a navigation is recorded relative to the app's origin, so that a replay can open it on another port
+    assert (goto.action, goto.value, goto.outcome) == ("goto", "/#/elsewhere", "done")
+    assert (missing.action, missing.outcome) == ("expect_text", "failed")
+    tools["navigate"].invoke({"url": "/"})
+    tools["press_key"].invoke({"key": "Tab"})
+    assert [(r.action, r.value, r.outcome) for r in traced.evidence.actions[3:]] == [
+        ("goto", "/", "done"), ("press", "Tab", "done")]

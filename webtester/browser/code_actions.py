@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from webtester.browser.confinement import same_origin
 from webtester.browser.errors import describe_error
-from webtester.browser.locators import Reusable, action_record, through_reusable
+from webtester.browser.locators import Reusable, action_record, recording, through_reusable
 from webtester.browser.observe import StaleRefError, normalize_ref, resolve_ref
 from webtester.browser.watchdog import bounded, navigate
 
@@ -213,13 +213,23 @@ _ELEMENT_ACTIONS = frozenset({"click", "dblclick", "fill", "type", "press", "sel
 
 
 @contextmanager
-def _recorded(item_page, step: Step, reusable: Reusable | None) -> Iterator[None]:
-    """Record an element step in the item's evidence with its reusable locator, and title it so in the trace."""
-    shown = reusable.code if reusable else f"[{step.ref}]"
-    text = f"{step.action} {shown}" + (f" {step.value!r}" if step.value is not None else "")
-    item_page.evidence.actions.append(action_record(text, step.action, reusable, step.value))
-    with item_page.trace_group(text):
+def _recorded(item_page, step: Step, reusable: Reusable | None, value: str | None = None) -> Iterator[None]:
+    """Record a step in the item's evidence with the reusable locator of its element (``value``: as recorded,
+    when not the step's own), title it so in the trace, and set its outcome once it ran (an expectation that
+    raises :class:`StepFailed` failed; any other error is an action's error)."""
+    value = step.value if value is None else value
+    shown = reusable.code if reusable else (f"[{step.ref}]" if step.ref else "page")
+    text = f"{step.action} {shown}" + (f" {value!r}" if value is not None else "")
+    if step.action == "expect_count":
+        text += f" {step.count}"
+    record = action_record(text, step.action, reusable, value, count=step.count)
+    with recording(item_page.evidence.actions, record, failed=StepFailed), item_page.trace_group(text):
         yield
+
+
+def relative_url(url: str, origin: str) -> str:
+    """``url`` without the app's ``origin`` (``/#/cart``), so that a replay can open it on another port."""
+    return (url[len(origin):] or "/") if url.startswith(origin) else url
 
 
 def _act_on(loc, step: Step, timeout_ms: float) -> str:
@@ -257,43 +267,56 @@ def _run_step(item_page, step: Step, timeout_ms: float) -> str:
         url = urljoin(item_page.base_url, step.value or "")
         if not same_origin(url, item_page.origin):
             raise ValueError(f"{url} is outside the app under test ({item_page.origin}); only its own pages can be opened")
-        navigate(page, url, wait_until="domcontentloaded", timeout=max(timeout_ms, 10_000))
+        with _recorded(item_page, step, None, relative_url(url, item_page.origin)):
+            navigate(page, url, wait_until="domcontentloaded", timeout=max(timeout_ms, 10_000))
         return page.url
     if a == "go_back":
-        page.go_back(wait_until="domcontentloaded", timeout=timeout_ms)
+        with _recorded(item_page, step, None):
+            page.go_back(wait_until="domcontentloaded", timeout=timeout_ms)
         return page.url
     if a == "wait":
         seconds = min(float(step.value or 0), 10.0)
-        page.wait_for_timeout(seconds * 1000)
+        with _recorded(item_page, step, None, f"{seconds:g}"):
+            page.wait_for_timeout(seconds * 1000)
         return f"waited {seconds:g} s"
     if a in ("wait_for_text", "wait_for_text_gone"):
         state = "visible" if a == "wait_for_text" else "hidden"
-        page.get_by_text(step.value or "", exact=step.exact).first.wait_for(state=state, timeout=timeout_ms)
+        with _recorded(item_page, step, Reusable({"text": step.value or ""}, exact=step.exact)):
+            try:
+                page.get_by_text(step.value or "", exact=step.exact).first.wait_for(state=state, timeout=timeout_ms)
+            except Exception as exc:
+                raise StepFailed(f"the text {step.value!r} {'did not appear' if state == 'visible' else 'stayed'}"
+                                 f" ({describe_error(exc)})") from None
         return "ok"
     if a == "expect_url":
-        if (step.value or "") not in page.url:
-            raise StepFailed(f"URL is {page.url}")
+        with _recorded(item_page, step, None):
+            if (step.value or "") not in page.url:
+                raise StepFailed(f"URL is {page.url}")
         return page.url
     if a in ("expect_text", "expect_no_text") and not step.has_target():
-        body = page.locator("body").inner_text(timeout=timeout_ms)
-        present = (step.value or "") in body
-        if present != (a == "expect_text"):
-            raise StepFailed(f"the page {'does not contain' if a == 'expect_text' else 'contains'} {step.value!r}")
+        with _recorded(item_page, step, None):
+            body = page.locator("body").inner_text(timeout=timeout_ms)
+            present = (step.value or "") in body
+            if present != (a == "expect_text"):
+                raise StepFailed(f"the page {'does not contain' if a == 'expect_text' else 'contains'} {step.value!r}")
         return "ok"
     if a == "press" and not step.has_target():
-        page.keyboard.press(step.value or "")
+        with _recorded(item_page, step, None):
+            page.keyboard.press(step.value or "")
         return "ok"
     loc, reusable = target(item_page, step)
     if a == "count":
         return str(loc.count())
     if a == "expect_count":
-        n = loc.count()
-        if n != step.count:
-            raise StepFailed(f"{n} elements match, expected {step.count}")
+        with _recorded(item_page, step, reusable):
+            n = loc.count()
+            if n != step.count:
+                raise StepFailed(f"{n} elements match, expected {step.count}")
         return "ok"
     if a == "expect_hidden":
-        if loc.count() and loc.first.is_visible():
-            raise StepFailed("the element is visible")
+        with _recorded(item_page, step, reusable):
+            if loc.count() and loc.first.is_visible():
+                raise StepFailed("the element is visible")
         return "ok"
     loc = _single(loc)
     if a in _ELEMENT_ACTIONS:
@@ -301,10 +324,21 @@ def _run_step(item_page, step: Step, timeout_ms: float) -> str:
             return _act_on(loc, step, timeout_ms)
     if a == "read_text":
         return json.dumps(loc.inner_text(timeout=timeout_ms)[:500], ensure_ascii=False)
-    elif a == "read_value":
+    if a == "read_value":
         return json.dumps(loc.input_value(timeout=timeout_ms)[:500], ensure_ascii=False)
-    elif a == "expect_visible":
-        loc.wait_for(state="visible", timeout=timeout_ms)
+    with _recorded(item_page, step, reusable):
+        _expect_on(loc, step, timeout_ms)
+    return "ok"
+
+
+def _expect_on(loc, step: Step, timeout_ms: float) -> None:
+    """Check an expectation about the single element ``loc`` (raises :class:`StepFailed` when it does not hold)."""
+    a = step.action
+    if a == "expect_visible":
+        try:
+            loc.wait_for(state="visible", timeout=timeout_ms)
+        except Exception as exc:
+            raise StepFailed(f"the element is not visible ({describe_error(exc)})") from None
     elif a in ("expect_text", "expect_no_text"):
         text = loc.inner_text(timeout=timeout_ms)
         if ((step.value or "") in text) != (a == "expect_text"):
@@ -316,7 +350,6 @@ def _run_step(item_page, step: Step, timeout_ms: float) -> str:
     elif a == "expect_checked":
         if not loc.is_checked(timeout=timeout_ms):
             raise StepFailed("the element is not checked")
-    return "ok"
 
 
 def run_steps(item_page, steps: list[Step], *, stop_on_error: bool = True, budget_s: float = 30.0,

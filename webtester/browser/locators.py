@@ -10,6 +10,8 @@ that element is the referenced one. The result carries the query as data and as 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,7 +123,27 @@ def through_reusable(page: Any, element: Any, info: Any = None) -> tuple[Any, Re
     return (reusable.locator(page) if reusable else element), reusable
 
 
-def action_record(step: str, action: str, reusable: Reusable | None, value: str | None = None) -> ActionRecord:
-    """The evidence's record of an action on an element, with its reusable locator when it has one."""
+def action_record(step: str, action: str, reusable: Reusable | None, value: str | None = None, *,
+                  count: int | None = None) -> ActionRecord:
+    """The evidence's record of a step (an action or an expectation), with the reusable locator of its element
+    when it has one; its ``outcome`` is set once the step ran."""
     return ActionRecord(step=step, action=action, locator=reusable.code if reusable else None,
-                        target=dict(reusable.target) if reusable else None, value=value)
+                        target=dict(reusable.target) if reusable else None, value=value, count=count)
+
+
+@contextmanager
+def recording(actions: list[ActionRecord], record: ActionRecord, *, failed: type[BaseException] = AssertionError
+              ) -> Iterator[ActionRecord]:
+    """Append ``record`` to ``actions`` and set its outcome once the block ran: ``done`` (an action) or ``held``
+    (an expectation); an expectation that raises ``failed`` ``failed``; any other error ``error``."""
+    actions.append(record)
+    expectation = record.is_expectation()
+    try:
+        yield record
+    except failed:
+        record.outcome = "failed" if expectation else "error"
+        raise
+    except BaseException:
+        record.outcome = "error"
+        raise
+    record.outcome = "held" if expectation else "done"

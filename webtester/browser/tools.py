@@ -17,14 +17,16 @@ from typing import Any, Callable, Literal
 from urllib.parse import urljoin
 
 from langchain_core.tools import BaseTool, StructuredTool
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from pydantic import BaseModel, Field
 
-from webtester.browser.code_actions import Step, run_js, run_steps
+from webtester.browser.code_actions import Step, relative_url, run_js, run_steps
 from webtester.browser.confinement import same_origin
 from webtester.browser.errors import describe_error
-from webtester.browser.locators import Reusable, action_record, through_reusable
+from webtester.browser.locators import Reusable, action_record, recording, through_reusable
 from webtester.browser.observe import StaleRefError, diff, normalize_ref, resolve_ref
 from webtester.browser.watchdog import PageUnresponsive, bounded, evaluate, navigate
+from webtester.models import ActionRecord
 
 MAX_RESULT_CHARS = 12_000
 
@@ -174,21 +176,26 @@ class BrowserTools:
             shown = f"{what} via {reusable.code}" if reusable else what
             step = f"{action} {reusable.code if reusable else what}" + (f" {value!r}" if value is not None else "")
             self.item.evidence.steps[-1] = step  # _act recorded the step by its reference before it was resolved
-            self.item.evidence.actions.append(action_record(step, action, reusable, value))
-            with self.item.trace_group(step):
+            with recording(self.item.evidence.actions, action_record(step, action, reusable, value)), \
+                    self.item.trace_group(step):
                 return do(loc, shown)
 
         return self._act(f"{action} {what}" + (f" {value!r}" if value is not None else ""), go)
 
-    def _act(self, step: str, action: Callable[[], str | None]) -> str:
-        """Run ``action``, then report what it did, what changed and what the browser said."""
+    def _act(self, step: str, action: Callable[[], str | None], *, record: ActionRecord | None = None) -> str:
+        """Run ``action``, then report what it did, what changed and what the browser said; ``record``: the
+        page step's record in the evidence's actions (an action on an element records its own)."""
         if self.item.last_observation is None:
             self.item.observe()
         before = self.item.last_observation
         mark = self.item.evidence.mark()
         self.item.evidence.steps.append(step)
         try:
-            message = action() or "Done."
+            if record is None:
+                message = action() or "Done."
+            else:
+                with recording(self.item.evidence.actions, record):
+                    message = action() or "Done."
         except StaleRefError as exc:
             return f"Error: {exc}"
         except PageUnresponsive:
@@ -243,7 +250,8 @@ class BrowserTools:
             status = f" (HTTP {response.status})" if response is not None and response.status >= 400 else ""
             return f"Opened {self.page.url}{status}."
 
-        return self._act(f"navigate {target}", go)
+        step = f"navigate {target}"
+        return self._act(step, go, record=action_record(step, "goto", None, relative_url(target, self.item.origin)))
 
     def click(self, ref: str, double: bool = False, button: str = "left") -> str:
         def go(loc, what: str) -> str:
@@ -303,7 +311,8 @@ class BrowserTools:
                 self.page.keyboard.press(key)
             return f"Pressed {key} on the focused element."
 
-        return self._act(f"press {key} on the focused element", go)
+        step = f"press {key} on the focused element"
+        return self._act(step, go, record=action_record(step, "press", None, key))
 
     def hover(self, ref: str) -> str:
         def go(loc, what: str) -> str:
@@ -334,16 +343,21 @@ class BrowserTools:
             return "Error: give 'text', 'text_gone' or 'seconds'"
         timeout_ms = min(max(timeout, 0.1), 20.0) * 1000
 
+        step = f"wait {text or text_gone or seconds}"
+
         def go() -> str:
             if seconds is not None:
-                self.page.wait_for_timeout(min(max(seconds, 0.0), 10.0) * 1000)
-            if text is not None:
-                self.page.get_by_text(text).first.wait_for(state="visible", timeout=timeout_ms)
-            if text_gone is not None:
-                self.page.get_by_text(text_gone).first.wait_for(state="hidden", timeout=timeout_ms)
+                waited = min(max(seconds, 0.0), 10.0)
+                with recording(self.item.evidence.actions, action_record(f"wait {waited:g} s", "wait", None, f"{waited:g}")):
+                    self.page.wait_for_timeout(waited * 1000)
+            for shown, action, state in ((text, "wait_for_text", "visible"), (text_gone, "wait_for_text_gone", "hidden")):
+                if shown is not None:
+                    record = action_record(f"{action} {shown!r}", action, Reusable({"text": shown}, exact=False), shown)
+                    with recording(self.item.evidence.actions, record, failed=PlaywrightTimeout):
+                        self.page.get_by_text(shown).first.wait_for(state=state, timeout=timeout_ms)
             return "Waited" + (f" until {text!r} appeared" if text else "") + (f" until {text_gone!r} disappeared" if text_gone else "") + "."
 
-        return self._act(f"wait {text or text_gone or seconds}", go)
+        return self._act(step, go)
 
     def go_back(self) -> str:
         def go() -> str:
@@ -352,7 +366,7 @@ class BrowserTools:
                 return "Went back (a single-page app may stay on the same document)."
             return f"Went back to {self.page.url}."
 
-        return self._act("go back", go)
+        return self._act("go back", go, record=action_record("go back", "go_back", None))
 
     def screenshot(self, label: str = "screenshot", ref: str | None = None, full_page: bool = False) -> str:
         if self.item.screenshot_dir is None:
