@@ -15,13 +15,14 @@ from urllib.parse import urldefrag
 from playwright.sync_api import Page
 
 from webtester.baseline.crawl import StateGraph
-from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.forms import probe_form
 from webtester.probes.lists import ListProbe, search_fields
 from webtester.probes.pagemodel import FormModel, PageModel, read_model
 from webtester.probes.scan import (
+    PLACEHOLDER,
+    PLACEHOLDER_WORDS,
     broken_images,
     checked_image_count,
     placeholder_text,
@@ -47,6 +48,7 @@ class Exploration:
     actions: int = 0
     seconds: float = 0.0
     stopped: str | None = None
+    recording_seconds: float = 0.0  # of ``seconds``, spent recording the steps (not counted against the time limit)
     trace: str | None = None  # the Playwright trace of the exploration's page, relative to the run folder
 
     def to_dict(self) -> dict[str, Any]:
@@ -102,30 +104,34 @@ class Explorer:
         if self.scans >= self.max_scans:
             return
         self.scans += 1
-        page, shots, log = self.page, self.sess.shots, self.sess.log
+        page, shots = self.page, self.sess.shots
         images = checked_image_count(page)  # third-party images this environment cannot reach are not checked
         for finding in broken_images(page, shots):
-            log.found(finding)
+            self.sess.keep(finding)
         if images:
-            log.ok("images", where, f"{images} images checked")
+            self.sess.ok("images", where, f"{images} images checked")
+        journal = self.sess.journal
         for finding in placeholder_text(page, shots):
-            log.found(finding)
-        log.ok("placeholder", where, "no placeholder-like text")
+            shown = PLACEHOLDER.search(finding.message)
+            self.sess.keep(finding, [journal.expect("expect_no_text", "failed", value=shown.group(0))] if shown else None)
+        self.sess.ok("placeholder", where, "no placeholder-like text", expect=list(journal.absent(list(PLACEHOLDER_WORDS))))
         if self.scans == 1:
             for finding in viewport_overflow(page, shots):
-                log.found(finding)
-            log.ok("layout", where, "checked for horizontal overflow")
+                self.sess.keep(finding)
+            self.sess.ok("layout", where, "checked for horizontal overflow")
         badges, compared = count_badges(page, shots)
         for finding in badges:
-            log.found(finding)
+            self.sess.keep(finding)
         if compared and not badges:
-            log.ok("count", f"count badges on {where}", f"{compared} list header counts match their lists")
+            self.sess.ok("count", f"count badges on {where}", f"{compared} list header counts match their lists")
         if not self.multi_currency:
             hits = mixed_currency(page, shots, self.currency)
             for finding in hits:
-                log.found(finding)
+                self.sess.keep(finding)
             if not hits:
-                log.ok("currency", where, f"amounts checked (expected {self.currency or 'one currency'})")
+                others = [c for c in CURRENCY_WORDS if self.currency and c != self.currency]
+                self.sess.ok("currency", where, f"amounts checked (expected {self.currency or 'one currency'})",
+                             expect=list(journal.absent(others)))
 
     # -- forms
 
@@ -151,7 +157,7 @@ class Explorer:
                 if spot.opener:
                     self.sess.spend()
                     try:
-                        self.page.locator(spot.opener).first.click(timeout=ACTION_TIMEOUT_MS)
+                        self.sess.click(spot.opener)
                     except Exception:
                         continue
                     self.sess.settle()
@@ -188,6 +194,7 @@ class Explorer:
         res.forms = [f"{s.name} ({s.url}{', opened by ' + s.opener if s.opener else ''})" for s in self.forms]
         res.actions = self.sess.actions
         res.seconds = round(time.monotonic() - started, 2)
+        res.recording_seconds = round(self.sess.journal.seconds, 2)
         return res
 
     def _explore(self) -> None:
@@ -243,7 +250,7 @@ class Explorer:
             self.sess.goto(source.url)
             self.sess.spend()
             try:
-                self.page.locator(opener).first.click(timeout=ACTION_TIMEOUT_MS)
+                self.sess.click(opener)
             except Exception:
                 continue
             self.sess.settle()

@@ -18,7 +18,7 @@ import re
 from webtester.baseline.absence import AbsenceModel, AppVocabulary, search_item
 from webtester.baseline.checklist import rules_for_text
 from webtester.baseline.explore import Exploration
-from webtester.models import BugReport, Evidence, Status, TestItem, Verdict
+from webtester.models import ActionRecord, BugReport, Evidence, Status, TestItem, Verdict
 
 #: finding probe -> the rules it can decide
 PROBE_RULES: dict[str, tuple[str, ...]] = {
@@ -139,7 +139,8 @@ def decide(item: TestItem, exploration: Exploration, *, rule: str | None = None,
     lines = [f"- {c['probe']}: {c['element']}: {c['note']}" for c in covered[:6]]
     if covered and own:
         return Verdict(item_id=item.id, status=Status.passed, evidence=Evidence(
-            steps=_steps(exploration, covered), notes="\n".join(["checked by the exploration, no problem seen:", *lines])))
+            steps=_steps(exploration, covered), actions=replay(covered),
+            notes="\n".join(["checked by the exploration, no problem seen:", *lines])))
     if covered:  # an item the baseline did not write may be about more than its probes exercised: no pass claimed
         reason = "the probes exercised only part of this item, without a problem:\n" + "\n".join(lines)
     else:
@@ -159,8 +160,16 @@ def _fail(item: TestItem, failing: list[dict], exploration: Exploration) -> Verd
     errors = [f["message"] for f in failing if f["probe"] in ("console-error", "page-error")]
     return Verdict(
         item_id=item.id, status=Status.failed, bug_report=BugReport(issue=issue[:600], actual=actual[:800]),
-        evidence=Evidence(steps=_steps(exploration, failing), screenshots=shots, console_errors=errors, notes=notes),
+        evidence=Evidence(steps=_steps(exploration, failing), screenshots=shots, console_errors=errors, notes=notes,
+                          actions=replay(failing[:1])),
     )
+
+
+def replay(records: list[dict]) -> list[ActionRecord]:
+    """The recorded steps of the first of ``records`` whose steps end in an expectation (else of the first that
+    has steps): what a replay of the verdict runs and asserts."""
+    steps = [[ActionRecord.model_validate(a) for a in r.get("actions") or []] for r in records]
+    return next((s for s in steps if any(a.is_expectation() for a in s)), next((s for s in steps if s), []))
 
 
 def _not_checked(item: TestItem, exploration: Exploration, reason: str) -> Verdict:

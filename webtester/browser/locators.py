@@ -147,3 +147,34 @@ def recording(actions: list[ActionRecord], record: ActionRecord, *, failed: type
         record.outcome = "error"
         raise
     record.outcome = "held" if expectation else "done"
+
+
+#: the element's likely role and accessible name, from its markup (a guess: :func:`reusable_locator` verifies it)
+_ROLE_NAME_JS = """(el) => {
+  const text = (s) => (s || "").replace(/\\s+/g, " ").trim();
+  const tag = el.tagName, type = (el.getAttribute("type") || "").toLowerCase();
+  const inputs = {checkbox: "checkbox", radio: "radio", button: "button", submit: "button", reset: "button",
+                  range: "slider", number: "spinbutton", search: "searchbox"};
+  let role = el.getAttribute("role") || "";
+  if (!role && tag === "INPUT") role = inputs[type] || (["", "text", "email", "tel", "url"].includes(type) ? "textbox" : "");
+  if (!role) role = {BUTTON: "button", SELECT: el.multiple ? "listbox" : "combobox", TEXTAREA: "textbox",
+                     A: el.hasAttribute("href") ? "link" : ""}[tag] || "";
+  const labelled = (el.getAttribute("aria-labelledby") || "").split(/\\s+/).filter(Boolean)
+    .map((id) => (document.getElementById(id) || {}).innerText || "").join(" ");
+  const own = ["BUTTON", "A"].includes(tag) || ["button", "link", "tab", "menuitem"].includes(role) ? el.innerText : "";
+  const name = text(el.getAttribute("aria-label")) || text(labelled) ||
+    text(el.labels && el.labels.length ? el.labels[0].innerText : "") || text(own) ||
+    (["submit", "button", "reset"].includes(type) ? text(el.value) : "") || text(el.getAttribute("title")) ||
+    text(el.getAttribute("placeholder"));
+  return {role, name};
+}"""
+
+
+def element_reusable(page: Any, element: Any, *, timeout_ms: float = 2_000) -> Reusable | None:
+    """:func:`reusable_locator` for an element found without a page view (``element``: a locator of one
+    element, e.g. ``page.locator(css).first``): its role and name are read from its markup."""
+    try:
+        guess = element.evaluate(_ROLE_NAME_JS, timeout=timeout_ms)
+    except Exception:  # gone or not answering: no reusable locator
+        return None
+    return reusable_locator(page, element, guess.get("role", ""), guess.get("name", ""), timeout_ms=timeout_ms)

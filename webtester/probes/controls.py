@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from webtester.browser.session import ACTION_TIMEOUT_MS
+from webtester.browser.locators import Reusable
 from webtester.browser.watchdog import bounded, evaluate, matches
+from webtester.models import ActionRecord
 from webtester.probes.findings import describe_element
+from webtester.probes.journal import Outcome, css
 from webtester.probes.scan import SELECTOR_JS
 from webtester.probes.session import ProbeSession
 
@@ -91,7 +93,7 @@ def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int
         before = fingerprint(sess)
         native = len(sess.dialogs)
         try:
-            loc.first.click(timeout=ACTION_TIMEOUT_MS)
+            sess.click(control["sel"])
         except Exception:
             continue  # covered, detached or moving: not evidence of anything
         sess.settle()
@@ -103,8 +105,12 @@ def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int
                        "clicking this control changes nothing on the page (no navigation, no content change, no dialog, no scroll)",
                        shot_of=control["sel"])
             continue
-        sess.ok("dead-control", element, "responded")
         opened = [d for d in after["dialogs"] if d not in before["dialogs"]]
+        if after["url"] != before["url"]:
+            seen = sess.journal.expect("expect_url", "held", value=sess.journal.relative(after["url"]))
+        else:
+            seen = sess.journal.expect("expect_visible", "held", reusable=css(opened[0])) if opened else None
+        sess.ok("dead-control", element, "responded", expect=[seen])
         if on_change is not None:
             on_change(control["sel"], after)
         if opened:
@@ -116,12 +122,13 @@ def probe_dialog(sess: ProbeSession, dialog_sel: str, opener_sel: str, opener: s
     """The dialog ``dialog_sel`` (just opened by ``opener_sel``) closes with its close control and with Escape."""
     page = sess.page
     name = describe_element(page, dialog_sel)
+    dialog = sess.journal.locate(page.locator(dialog_sel).first, dialog_sel)
     close_sel = evaluate(page, _CLOSE_JS, dialog_sel)
     if close_sel:
         sess.spend()
         close = describe_element(page, close_sel)
         try:
-            page.locator(close_sel).first.click(timeout=ACTION_TIMEOUT_MS)
+            sess.click(close_sel)
         except Exception:
             close_sel = None
         else:
@@ -129,29 +136,36 @@ def probe_dialog(sess: ProbeSession, dialog_sel: str, opener_sel: str, opener: s
             sess.step(f"clicked {close} in dialog {name}")
             if evaluate(page, _VISIBLE_JS, dialog_sel):
                 sess.found("close-control-broken", f"{close} in dialog {name}",
-                           "clicking the dialog's close control leaves the dialog open", full=True, opener=opener)
+                           "clicking the dialog's close control leaves the dialog open", full=True,
+                           expect=[_hidden(sess, dialog, "failed")], opener=opener)
                 sess.goto()
             else:
-                sess.ok("dialog-close", f"{close} in dialog {name}", "closed the dialog")
+                sess.ok("dialog-close", f"{close} in dialog {name}", "closed the dialog", expect=[_hidden(sess, dialog, "held")])
     # reopen and press Escape
     try:
         if not matches(page.locator(opener_sel)):
             return
         sess.spend(2)
-        page.locator(opener_sel).first.click(timeout=ACTION_TIMEOUT_MS)
+        sess.click(opener_sel)
         sess.settle()
         if not evaluate(page, _VISIBLE_JS, dialog_sel):
             return
-        with bounded(page):
+        with bounded(page), sess.journal.act("press", value="Escape"):
             page.keyboard.press("Escape")
         sess.settle()
     except Exception:
         return
     sess.step(f"pressed Escape in dialog {name}")
     if evaluate(page, _VISIBLE_JS, dialog_sel):
-        sess.found("escape-does-not-close", f"dialog {name}", "pressing Escape leaves the dialog open", full=True, opener=opener)
+        sess.found("escape-does-not-close", f"dialog {name}", "pressing Escape leaves the dialog open", full=True,
+                   expect=[_hidden(sess, dialog, "failed")], opener=opener)
     else:
-        sess.ok("dialog-close", f"Escape in dialog {name}", "closed the dialog")
+        sess.ok("dialog-close", f"Escape in dialog {name}", "closed the dialog", expect=[_hidden(sess, dialog, "held")])
+
+
+def _hidden(sess: ProbeSession, dialog: Reusable | None, want: Outcome) -> ActionRecord | None:
+    """The expectation that the dialog is hidden, with outcome ``want``."""
+    return sess.journal.expect("expect_hidden", want, reusable=dialog) if dialog else None
 
 
 _VOTE_JS = r"""() => {
@@ -187,7 +201,7 @@ def probe_vote(sess: ProbeSession) -> None:
     for _ in range(2):
         sess.spend()
         try:
-            page.locator(sel).first.click(timeout=ACTION_TIMEOUT_MS)
+            sess.click(sel)
         except Exception:
             return
         sess.settle()

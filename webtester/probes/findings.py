@@ -21,6 +21,8 @@ class Finding:
     message: str
     screenshot: str | None = None
     details: dict = field(default_factory=dict)
+    actions: list[dict] = field(default_factory=list)
+    """the steps from a fresh start that led to it and the expectation that failed (ActionRecord dicts)"""
 
     def to_dict(self) -> dict:
         """JSON-ready form."""
@@ -78,6 +80,8 @@ class Coverage:
     probe: str
     element: str
     note: str = ""
+    actions: list[dict] = field(default_factory=list)
+    """the steps from a fresh start that exercised it and the expectations that held (ActionRecord dicts)"""
 
     def to_dict(self) -> dict:
         """JSON-ready form."""
@@ -98,10 +102,10 @@ class ProbeLog:
         if all((f.probe, f.element, f.message) != key for f in self.findings):
             self.findings.append(finding)
 
-    def ok(self, probe: str, element: str, note: str = "") -> None:
-        """Record that ``probe`` exercised ``element`` and saw no problem."""
+    def ok(self, probe: str, element: str, note: str = "", actions: list[dict] | None = None) -> None:
+        """Record that ``probe`` exercised ``element`` and saw no problem (``actions``: the steps and expectations)."""
         if all((c.probe, c.element) != (probe, element) for c in self.covered):
-            self.covered.append(Coverage(probe, element, note))
+            self.covered.append(Coverage(probe, element, note, list(actions or [])))
 
     def step(self, text: str) -> None:
         self.steps.append(text)

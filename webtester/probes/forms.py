@@ -15,7 +15,9 @@ from datetime import date
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import evaluate
+from webtester.models import ActionRecord
 from webtester.probes.interactive import PageState, _fill_value
+from webtester.probes.journal import css, stable_line
 from webtester.probes.pagemodel import Field, FormModel
 from webtester.probes.session import ERROR_WORDS, SUCCESS_WORDS, ProbeSession
 
@@ -131,23 +133,28 @@ def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozense
                 current = next((o["value"] for o in options if o.get("selected")), None)
                 value = wanted or current or (options[0]["value"] if options else None)
                 if value is not None:
-                    loc.select_option(value, timeout=ACTION_TIMEOUT_MS)
+                    label = next((o["text"] for o in f.options if o["value"] == value), value)
+                    with sess.journal.act("select", loc, label, key=f.sel):
+                        loc.select_option(value, timeout=ACTION_TIMEOUT_MS)
                     filled += 1
             elif f.kind == "radio":
                 group = f.name or f.sel
                 if group not in radios_done:
                     radios_done.add(group)
                     if not any(x.checked for x in form.fields if x.kind == "radio" and (x.name or x.sel) == group):
-                        loc.check(timeout=ACTION_TIMEOUT_MS, force=True)
+                        with sess.journal.act("check", loc, key=f.sel):
+                            loc.check(timeout=ACTION_TIMEOUT_MS, force=True)
                     filled += 1
             elif f.kind == "checkbox":
                 if CONSENT.search(f.label):
-                    loc.check(timeout=ACTION_TIMEOUT_MS, force=True)
+                    with sess.journal.act("check", loc, key=f.sel):
+                        loc.check(timeout=ACTION_TIMEOUT_MS, force=True)
                     filled += 1
             else:
                 value = fill_value(f, token)
                 if value is not None:
-                    loc.fill(value, timeout=ACTION_TIMEOUT_MS)
+                    with sess.journal.act("fill", loc, value, key=f.sel):
+                        loc.fill(value, timeout=ACTION_TIMEOUT_MS)
                     filled += 1
         except Exception:
             continue
@@ -169,7 +176,8 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
     try:
         if button.is_disabled():
             return None
-        button.click(timeout=2000)
+        with sess.journal.act("click", button, key=form.submit):
+            button.click(timeout=2000)
     except Exception:
         return None
     sess.settle(250)
@@ -180,7 +188,8 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
 
 def _set_value(sess: ProbeSession, f: Field, value: str) -> None:
     loc = sess.page.locator(f.sel).first
-    loc.fill(value, timeout=ACTION_TIMEOUT_MS)
+    with sess.journal.act("fill", loc, value, key=f.sel):
+        loc.fill(value, timeout=ACTION_TIMEOUT_MS)
     loc.dispatch_event("change")
     loc.blur()
     sess.settle(60)
@@ -193,13 +202,19 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         return
     where = f'form "{name}"'
 
-    # 1. empty submission
+    # 1. empty submission (cleared in the page; a replay empties the fields it can see one by one)
+    for f in form.fields:
+        if f.visible and not f.disabled and f.kind not in ("select", "radio", "checkbox"):
+            loc = sess.page.locator(f.sel).first
+            with sess.journal.act("fill", loc, "", key=f.sel):
+                pass
     evaluate(
         sess.page, """(sel) => document.querySelector(sel).querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea')
              .forEach(e => { e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})); })""", form.sel)
     sess.settle(60)
     empty_blocked = bool(form_state(sess, form).get("disabled"))
     empty = None if empty_blocked else submit(sess, form, "\u0000none")
+    empty_checks, empty_steps = _checks(sess, form, empty), sess.journal.slice()
     sess.step(f"{where}: submitted empty")
 
     # 2. a valid submission (the reference for what 'accepted' looks like)
@@ -222,9 +237,9 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     elif empty is not None:
         if empty.accepted_like(valid) and not empty.rejected:
             sess.found("empty-form-accepted", where, "submitting the form with every field empty was accepted (no validation message)",
-                       full=True, new_text=empty.new_lines[:5])
+                       full=True, expect=[empty_checks[1]], steps=empty_steps, new_text=empty.new_lines[:5])
         elif empty.rejected:
-            sess.ok("required", where, "an empty submission was rejected with a message")
+            sess.ok("required", where, "an empty submission was rejected with a message", expect=[empty_checks[0]], steps=empty_steps)
     _after_valid(sess, form, where, valid)
 
     # 3. invalid values, one field at a time
@@ -254,11 +269,12 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         sess.step(f"{label}: submitted {what} ({bad!r})")
         if result is None:
             continue
+        rejected, accepted = _checks(sess, form, result)
         if result.accepted_like(valid):
             sess.found("invalid-input-accepted", label, f"{what} ({bad!r}) in \"{f.label}\" was accepted without an error",
-                       full=True, field=f.label, value=bad, new_text=result.new_lines[:5])
+                       full=True, expect=[accepted], field=f.label, value=bad, new_text=result.new_lines[:5])
         elif result.rejected:
-            sess.ok("invalid-input", label, f"{what} ({bad!r}) was rejected")
+            sess.ok("invalid-input", label, f"{what} ({bad!r}) was rejected", expect=[rejected])
             if result.form_after.get("visible"):
                 _corrected(sess, form, f, token, label, bad, "after a rejected submission and a corrected value")
 
@@ -274,11 +290,12 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         result = submit(sess, form, token)
         label = f'choice "{_group_label(radios)}" of {where}'
         sess.step(f"{label}: submitted without choosing")
+        rejected, accepted = _checks(sess, form, result)
         if result is not None and result.accepted_like(valid):
             sess.found("required-field-not-enforced", label, f"the form was accepted without a choice for \"{_group_label(radios)}\"",
-                       full=True, field=_group_label(radios))
+                       full=True, expect=[accepted], field=_group_label(radios))
         elif result is not None and result.rejected:
-            sess.ok("required-choice", label, "submitting without a choice was rejected")
+            sess.ok("required-choice", label, "submitting without a choice was rejected", expect=[rejected])
 
     # 5. options marked unavailable (sold out, full ...)
     for f in form.fields:
@@ -299,12 +316,35 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         fill_form(sess, form, token, choose={f.sel: unavailable["value"]})
         result = submit(sess, form, token)
         sess.step(f"{label}: submitted with this option")
+        rejected, accepted = _checks(sess, form, result)
         if result is not None and result.accepted_like(valid):
             sess.found("unavailable-option-accepted", label, f"choosing \"{unavailable['text']}\" was accepted", full=True,
-                       field=f.label, option=unavailable["text"])
+                       expect=[accepted], field=f.label, option=unavailable["text"])
         elif result is not None and result.rejected:
-            sess.ok("unavailable-option", label, "choosing it was rejected")
+            sess.ok("unavailable-option", label, "choosing it was rejected", expect=[rejected])
         break
+
+
+def _checks(sess: ProbeSession, form: FormModel, sub: Submission | None) -> tuple[ActionRecord | None, ActionRecord | None]:
+    """What a replay of the submission ``sub`` asserts, checked on the page as it is now: that it was rejected (an
+    error line, or fields the browser finds invalid: held when it was) and that it was not accepted (its success
+    line is not shown: failed when it was)."""
+    if sub is None:
+        return None, None
+    journal = sess.journal
+    rejected = None
+    line = stable_line(sub.new_lines, ERROR_WORDS) or stable_line(sub.form_after.get("alerts") or [])
+    if line:
+        rejected = journal.expect("expect_text", "held", value=line)
+    elif sub.form_after.get("visible") and not sub.form_after.get("valid", True):
+        invalid = css(f"{form.sel} :invalid")
+        try:
+            count = invalid.locator(sess.page).count()
+        except Exception:
+            count = 0
+        rejected = journal.expect("expect_count", "held", reusable=invalid, count=count) if count else None
+    shown = stable_line(sub.new_lines, SUCCESS_WORDS) or stable_line(sub.new_lines)
+    return rejected, journal.expect("expect_no_text", "failed", value=shown) if shown else None
 
 
 def _corrected(sess: ProbeSession, form: FormModel, f: Field, token: str, label: str, bad: str, when: str) -> None:
@@ -349,7 +389,11 @@ def _after_valid(sess: ProbeSession, form: FormModel, where: str, valid: Submiss
         sess.found("no-submit-feedback", where, "a valid submission showed nothing new: no message, no new entry, no result",
                    full=True)
     else:
-        sess.ok("feedback", where, "; ".join(valid.new_lines[:2]) or "the page changed")
+        line = stable_line(valid.new_lines, SUCCESS_WORDS) or stable_line(valid.new_lines)
+        seen = sess.journal.expect("expect_text", "held", value=line) if line else None
+        if seen is None and "navigated" in signs:
+            seen = sess.journal.expect("expect_url", "held", value=sess.journal.relative(valid.after.url))
+        sess.ok("feedback", where, "; ".join(valid.new_lines[:2]) or "the page changed", expect=[seen])
     if not valid.entry_listed:
         return
     if valid.form_after.get("visible") and any(valid.token in v for v in valid.form_after.get("values", [])):
@@ -360,9 +404,10 @@ def _after_valid(sess: ProbeSession, form: FormModel, where: str, valid: Submiss
     sess.reload()
     if not sess.shows(valid.token, in_list=True):
         sess.found("state-lost-on-reload", where, f"the entry created through this form ({valid.token}) is gone after a reload",
-                   full=True)
+                   full=True, expect=[sess.journal.expect("expect_text", "failed", value=valid.token)])
         return
-    sess.ok("persist-create", where, f"the new entry ({valid.token}) was still shown after a reload")
+    sess.ok("persist-create", where, f"the new entry ({valid.token}) was still shown after a reload",
+            expect=[sess.journal.expect("expect_text", "held", value=valid.token)])
     _delete_and_reload(sess, where, valid.token)
 
 
@@ -389,7 +434,9 @@ def _delete_and_reload(sess: ProbeSession, where: str, token: str) -> None:
     sess.spend()
     before = sess.state()
     try:
-        page.locator(f'[data-wt-delete="{token}"]').first.click(timeout=2000)
+        delete = page.locator(f'[data-wt-delete="{token}"]').first
+        with sess.journal.act("click", delete, key=f"delete {token}"):
+            delete.click(timeout=2000)
     except Exception:
         return
     sess.settle(200)
@@ -406,7 +453,9 @@ def _delete_and_reload(sess: ProbeSession, where: str, token: str) -> None:
         }""")
     if confirm:
         try:
-            page.locator('[data-wt-confirm="1"]').first.click(timeout=2000)
+            button = page.locator('[data-wt-confirm="1"]').first
+            with sess.journal.act("click", button, key=f"confirm {token}"):
+                button.click(timeout=2000)
         except Exception:
             return
         sess.settle(200)
@@ -417,6 +466,7 @@ def _delete_and_reload(sess: ProbeSession, where: str, token: str) -> None:
     sess.reload()
     if sess.shows(token):
         sess.found("deleted-entry-returns", where, f"an entry deleted through its Delete control ({token}) is back after a reload",
-                   full=True)
+                   full=True, expect=[sess.journal.expect("expect_no_text", "failed", value=token)])
     else:
-        sess.ok("persist-delete", where, f"the deleted entry ({token}) stayed deleted after a reload")
+        sess.ok("persist-delete", where, f"the deleted entry ({token}) stayed deleted after a reload",
+                expect=[sess.journal.expect("expect_no_text", "held", value=token)])

@@ -8,10 +8,14 @@ another option of the same filter, an entry that disappears when searching for a
 
 from __future__ import annotations
 
+import json
 import re
 
+from webtester.browser.locators import Reusable
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import PageUnresponsive, evaluate
+from webtester.models import ActionRecord
+from webtester.probes.journal import Outcome, css, stable_line
 from webtester.probes.pagemodel import Field, PageModel, list_items
 from webtester.probes.session import ProbeSession
 
@@ -49,6 +53,19 @@ class ListProbe:
         found = list_items(self.page, self.model.list_sel, self.model.list_key)
         return found or []
 
+    def entries(self, without: str | None = None) -> Reusable | None:
+        """The query of the list's visible entries (``without``: those that do not show this text)."""
+        if not self.model.list_sel or not self.model.list_key:
+            return None
+        tag, _, cls = self.model.list_key.partition(".")
+        sel = f"{self.model.list_sel} > {tag.lower()}{'.' + cls if cls else ''}:visible"
+        return css(sel + (f":not(:has-text({json.dumps(without)}))" if without is not None else ""))
+
+    def _only(self, label: str, want: Outcome) -> list[ActionRecord | None]:
+        """The expectation that no entry listed fails to show ``label``, with outcome ``want``."""
+        query = self.entries(without=label)
+        return [self.sess.journal.expect("expect_count", want, reusable=query, count=0)] if query else []
+
     def _count_value(self) -> int | None:
         if not self.count_sel:
             return None
@@ -75,12 +92,15 @@ class ListProbe:
             return
         n = len(self.items())
         label = f'count text "{self.count_sel}"'
+        journal, entries = self.sess.journal, self.entries()
         if value != n:
             text = self.page.locator(self.count_sel or "body").first.inner_text(timeout=1000)
             self.sess.found("count-mismatch", label, f"after {after}, the page says {text.strip()!r} but lists {n} entries",
-                            full=True, shown=value, listed=n)
+                            full=True, expect=[journal.expect("expect_count", "failed", reusable=entries, count=value)],
+                            shown=value, listed=n)
         else:
-            self.sess.ok("count", label, f"matched the {n} entries listed after {after}")
+            self.sess.ok("count", label, f"matched the {n} entries listed after {after}",
+                         expect=[journal.expect("expect_count", "held", reusable=entries, count=n)])
 
     def restart(self) -> None:
         self.sess.goto(self.url)
@@ -91,8 +111,9 @@ class ListProbe:
         self.sess.settle(350)
 
     def _apply(self, action, what: str, base: list[str]) -> list[str] | None:
-        """Do ``action`` (choose a filter), and return the entries then listed; None when it failed or did
-        not change the list (then it is not judged: the list may not be the one the filter works on)."""
+        """Do ``action`` (choose a filter; it records itself in the journal), and return the entries then listed;
+        None when it failed or did not change the list (then it is not judged: the list may not be the one the
+        filter works on)."""
         self.sess.spend()
         try:
             action()
@@ -114,7 +135,7 @@ class ListProbe:
         tabs_checked = False
         for option in options[:3]:
             what = f'filter "{f.label}" = "{option["text"]}"'
-            shown = self._apply(lambda option=option: self.page.locator(f.sel).first.select_option(option["value"], timeout=ACTION_TIMEOUT_MS), what, base)
+            shown = self._apply(lambda option=option: self._select(f, option), what, base)
             if shown is None:
                 continue
             self._judge_filter(what, option["text"], [x for x in labels if x != option["text"]], shown, f.label)
@@ -136,9 +157,10 @@ class ListProbe:
         if strays:
             self.sess.found("filter-shows-other", f'filter "{filter_label}"',
                             f"with {what}, the list still shows entries of other options, e.g. {strays[0][:100]!r}",
-                            full=True, option=label, stray=strays[0][:200])
+                            full=True, expect=self._only(label, "failed"), option=label, stray=strays[0][:200])
         elif len(naming) == len(shown):
-            self.sess.ok("filter", f'filter "{filter_label}"', f"{what}: all {len(shown)} entries name it")
+            self.sess.ok("filter", f'filter "{filter_label}"', f"{what}: all {len(shown)} entries name it",
+                         expect=self._only(label, "held"))
 
     def _across_tabs(self, f: Field, label: str, others: list[str]) -> None:
         """With the filter set, switch to each other tab of a tab group: the filter must still apply."""
@@ -150,7 +172,7 @@ class ListProbe:
                     continue
                 self.sess.spend()
                 try:
-                    self.page.locator(tab["sel"]).first.click(timeout=ACTION_TIMEOUT_MS)
+                    self.sess.click(tab["sel"])
                 except Exception:
                     continue
                 self._changed(tab["text"])
@@ -162,11 +184,13 @@ class ListProbe:
                 if strays and naming or strays and len(strays) == len(shown) and len(shown) > 1:
                     self.sess.found("filter-lost-on-switch", f'filter "{f.label}"',
                                     f"after switching to the tab {tab['text']!r}, the {f.label} filter ({label}) no longer applies: "
-                                    f"e.g. {strays[0][:100]!r} is listed", full=True, option=label, tab=tab["text"], stray=strays[0][:200])
+                                    f"e.g. {strays[0][:100]!r} is listed", full=True, expect=self._only(label, "failed"),
+                                    option=label, tab=tab["text"], stray=strays[0][:200])
                 elif naming and len(naming) == len(shown):
-                    self.sess.ok("filter-views", f'filter "{f.label}"', f"{what}: the filter still applies")
+                    self.sess.ok("filter-views", f'filter "{f.label}"', f"{what}: the filter still applies",
+                                 expect=self._only(label, "held"))
                 try:  # back to the first tab for the next option
-                    self.page.locator(group["active"]).first.click(timeout=ACTION_TIMEOUT_MS)
+                    self.sess.click(group["active"])
                     self._changed("")
                 except Exception:
                     pass
@@ -178,7 +202,7 @@ class ListProbe:
         if not word:
             return
         self.sess.spend()
-        self.page.locator(search.sel).first.fill(word, timeout=ACTION_TIMEOUT_MS)
+        self._fill(search, word)
         self._changed(word)
         shown = self.items()
         what = f'filter "{f.label}" = "{label}" with the search "{word}"'
@@ -187,10 +211,11 @@ class ListProbe:
         if strays:
             self.sess.found("filters-combined-wrong", f'filter "{f.label}" with search "{search.label}"',
                             f"with {what}, entries of other options appear, e.g. {strays[0][:100]!r}", full=True,
-                            option=label, search=word, stray=strays[0][:200])
+                            expect=self._only(label, "failed"), option=label, search=word, stray=strays[0][:200])
         elif shown:
-            self.sess.ok("filter-combined", f'filter "{f.label}" with search "{search.label}"', what)
-        self.page.locator(search.sel).first.fill("", timeout=ACTION_TIMEOUT_MS)
+            self.sess.ok("filter-combined", f'filter "{f.label}" with search "{search.label}"', what,
+                         expect=self._only(label, "held") if all(_contains(x, label) for x in shown) else None)
+        self._fill(search, "")
         self._changed("")
 
     def filter_checkboxes(self, boxes: list[Field]) -> None:
@@ -217,9 +242,10 @@ class ListProbe:
                 stray = next(s for s in shown if not _contains(s, key))
                 self.sess.found("filter-shows-other", f'filter "{f.label}"',
                                 f"with {what}, the list shows entries that do not say {key!r}, e.g. {stray[:100]!r}",
-                                full=True, option=f.label, stray=stray[:200])
+                                full=True, expect=self._only(key, "failed"), option=f.label, stray=stray[:200])
             elif shown and naming:
-                self.sess.ok("filter", f'filter "{f.label}"', f"{what}: all {len(shown)} entries name it")
+                self.sess.ok("filter", f'filter "{f.label}"', f"{what}: all {len(shown)} entries name it",
+                             expect=self._only(key, "held"))
             self.check_count(what)
             self._toggle(f, False)
             self._changed("")
@@ -243,11 +269,20 @@ class ListProbe:
             if labelled and half:
                 self.sess.found("filters-combined-wrong", f'filters "{a.label}" + "{b.label}"',
                                 f"with {what}, entries meeting only one of them are listed, e.g. {half[0][:100]!r}",
-                                full=True, stray=half[0][:200])
+                                full=True, expect=self._both(ka, kb, "failed"), stray=half[0][:200])
             elif labelled:
-                self.sess.ok("filter-combined", f'filters "{a.label}" + "{b.label}"', f"{what}: {len(shown)} entries meet both")
+                self.sess.ok("filter-combined", f'filters "{a.label}" + "{b.label}"', f"{what}: {len(shown)} entries meet both",
+                             expect=self._both(ka, kb, "held") if len(labelled) == len(shown) else None)
             break
         self.restart()
+
+    def _both(self, one: str, other: str, want: Outcome) -> list[ActionRecord | None]:
+        """The expectation that every entry listed shows both texts, with outcome ``want``."""
+        query = self.entries()
+        if query is None:
+            return []
+        pair = css(f"{query.target['css']}:not(:has-text({json.dumps(one)})), {query.target['css']}:not(:has-text({json.dumps(other)}))")
+        return [self.sess.journal.expect("expect_count", want, reusable=pair, count=0)]
 
     def _toggle(self, f: Field, on: bool) -> bool:
         """Switch a checkbox (an input, or an element with role checkbox/switch) on or off; False (and a step
@@ -255,9 +290,11 @@ class ListProbe:
         loc = self.page.locator(f.sel).first
         try:
             if f.tag == "input":
-                loc.set_checked(on, timeout=ACTION_TIMEOUT_MS)
+                with self.sess.journal.act("check" if on else "uncheck", loc, key=f.sel):
+                    loc.set_checked(on, timeout=ACTION_TIMEOUT_MS)
             elif (loc.get_attribute("aria-checked", timeout=ACTION_TIMEOUT_MS) == "true") != on:
-                loc.click(timeout=ACTION_TIMEOUT_MS)
+                with self.sess.journal.act("click", loc, key=f.sel):
+                    loc.click(timeout=ACTION_TIMEOUT_MS)
         except PageUnresponsive:
             raise
         except Exception as exc:
@@ -273,7 +310,7 @@ class ListProbe:
         base = self.items()
         for b in buttons[1:4]:
             what = f'filter button "{b["text"]}"'
-            shown = self._apply(lambda b=b: self.page.locator(b["sel"]).first.click(timeout=ACTION_TIMEOUT_MS), what, base)
+            shown = self._apply(lambda b=b: self.sess.click(b["sel"]), what, base)
             if shown is None:
                 continue
             self._judge_filter(what, b["text"], [x for x in labels if x != b["text"]], shown,
@@ -317,9 +354,11 @@ class ListProbe:
             if not any(title in s for s in shown):
                 self.sess.found("search-misses-entry", where,
                                 f"searching for {word!r}, shown in the {shown_in or 'text'} of the entry {title!r}, does not list that entry",
-                                full=True, word=word, entry=title, field=shown_in)
+                                full=True, expect=[self.sess.journal.expect("expect_text", "failed", value=title)],
+                                word=word, entry=title, field=shown_in)
             else:
-                self.sess.ok("search", where, f"{what} found {title!r}")
+                self.sess.ok("search", where, f"{what} found {title!r}",
+                             expect=[self.sess.journal.expect("expect_text", "held", value=title)])
             self.check_count(what)
         self._search_for(box, "")
         before = self.sess.state()
@@ -329,7 +368,9 @@ class ListProbe:
         if not shown:
             news = after.new_lines(before)
             if any(EMPTY_WORDS.search(line) for line in news):
-                self.sess.ok("empty-state", f'search box "{box.label}"', "; ".join(news[:2]))
+                line = stable_line(news, EMPTY_WORDS)
+                self.sess.ok("empty-state", f'search box "{box.label}"', "; ".join(news[:2]),
+                             expect=[self.sess.journal.expect("expect_text", "held", value=line) if line else None])
             else:
                 self.sess.found("no-empty-state", f'search box "{box.label}"',
                                 f"searching for {NONSENSE!r} empties the list without any 'no results' message", full=True)
@@ -340,11 +381,22 @@ class ListProbe:
         self.sess.spend()
         loc = self.page.locator(box.sel).first
         before = self.items()
-        loc.fill(word, timeout=ACTION_TIMEOUT_MS)
+        self._fill(box, word)
         self._changed(word)
         if self.items() == before and word:
-            loc.press("Enter", timeout=ACTION_TIMEOUT_MS)
+            with self.sess.journal.act("press", loc, "Enter", key=box.sel):
+                loc.press("Enter", timeout=ACTION_TIMEOUT_MS)
             self._changed(word)
+
+    def _fill(self, box: Field, text: str) -> None:
+        loc = self.page.locator(box.sel).first
+        with self.sess.journal.act("fill", loc, text, key=box.sel):
+            loc.fill(text, timeout=ACTION_TIMEOUT_MS)
+
+    def _select(self, f: Field, option: dict) -> None:
+        loc = self.page.locator(f.sel).first
+        with self.sess.journal.act("select", loc, option["text"], key=f.sel):
+            loc.select_option(option["value"], timeout=ACTION_TIMEOUT_MS)
 
 
 ENTRY_FIELDS_JS = r"""([listSel, key]) => {

@@ -44,7 +44,10 @@ PLACEHOLDER_PATTERNS = [
     r"(?-i:\bNaN\b)",
     r"\{\{\s*[\w.]+\s*\}\}",
 ]
-_PLACEHOLDER = re.compile("|".join(PLACEHOLDER_PATTERNS), re.IGNORECASE)
+_PLACEHOLDER = PLACEHOLDER = re.compile("|".join(PLACEHOLDER_PATTERNS), re.IGNORECASE)
+#: texts the patterns above find, as a replay can look for them in the page's text
+PLACEHOLDER_WORDS = ("lorem ipsum", "dolor sit amet", "TODO", "FIXME", "placeholder text", "sample text", "[object Object]",
+                     "undefined", "NaN")
 
 
 def _selector_ready(page: Page) -> None:

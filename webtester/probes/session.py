@@ -1,5 +1,6 @@
 """Shared state of a series of interactive probes on one page: where to start over, screenshots, the
-log of findings and coverage, deterministic tokens, and an action budget."""
+log of findings and coverage, deterministic tokens, an action budget, and the journal of the steps taken
+(:mod:`webtester.probes.journal`) whose slices the records carry."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import PageUnresponsive, evaluate, navigate, watchdog_of
+from webtester.models import ActionRecord
 from webtester.probes.findings import Finding, ProbeLog, ScreenshotTaker
 from webtester.probes.interactive import PageState, page_state
+from webtester.probes.journal import Journal, origin_of
 
 ERROR_WORDS = re.compile(
     r"\b(required|invalid|please|must|error|cannot|can't|not allowed|enter an?|is not|too (?:long|short)|at least|"
@@ -53,7 +57,11 @@ class ProbeSession:
     deadline: float | None = None
     settle_ms: int = 120
     actions: int = 0
+    journal: Journal = field(init=False)
     _tokens: int = 0
+
+    def __post_init__(self) -> None:
+        self.journal = Journal(self.page, origin_of(self.start_url))
 
     @classmethod
     def create(cls, page: Page, start_url: str, *, screenshot_dir: Path | None = None, relative_to: Path | None = None,
@@ -84,7 +92,8 @@ class ProbeSession:
         self.actions += n
         if self.actions > self.max_actions:
             raise BudgetExceeded(f"action budget of {self.max_actions} used up")
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        # the time spent recording the steps is not the probes': it does not count against the time limit
+        if self.deadline is not None and time.monotonic() - self.journal.seconds > self.deadline:
             raise BudgetExceeded("time limit reached")
 
     def settle(self, extra_ms: int | None = None) -> None:
@@ -103,15 +112,23 @@ class ProbeSession:
         """Open ``url`` (default: the start URL) afresh, even when only its #hash differs from the current one."""
         self.spend()
         target = url or self.start_url
-        if self.page.url.split("#")[0] == target.split("#")[0] and "#" in self.page.url + target:
-            navigate(self.page, "about:blank")
-        navigate(self.page, target, wait_until="load")
+        with self.journal.act("goto", value=self.journal.relative(target)):
+            if self.page.url.split("#")[0] == target.split("#")[0] and "#" in self.page.url + target:
+                navigate(self.page, "about:blank")
+            navigate(self.page, target, wait_until="load")
         self.settle()
 
     def reload(self) -> None:
         self.spend()
-        self.page.reload(wait_until="load")
+        with self.journal.act("reload"):
+            self.page.reload(wait_until="load")
         self.settle()
+
+    def click(self, selector: str, *, timeout_ms: float = ACTION_TIMEOUT_MS) -> None:
+        """Click the first element ``selector`` finds, recorded in the journal."""
+        element = self.page.locator(selector).first
+        with self.journal.act("click", element, key=selector):
+            element.click(timeout=timeout_ms)
 
     def state(self) -> PageState:
         return page_state(self.page, self)  # type: ignore[arg-type]
@@ -128,16 +145,31 @@ class ProbeSession:
     # -- recording
 
     def found(self, probe: str, element: str, message: str, *, shot_of: str | None = None, full: bool = False,
+              expect: list[ActionRecord | None] | None = None, steps: list[ActionRecord] | None = None,
               **details) -> Finding:
-        """Record a finding with a screenshot (of the element ``shot_of``, or of the viewport)."""
+        """Record a finding with a screenshot (of the element ``shot_of``, or of the viewport), the steps that
+        led to it (``steps``, default: the journal's slice) and the expectations that failed (``expect``)."""
         target = self.page.locator(shot_of) if shot_of and not full else None
         finding = Finding(probe=probe, page_url=self.page.url, element=element, message=message,
                           screenshot=self.shots.take(self.page, probe, target), details=details)
+        return self.keep(finding, expect, steps)
+
+    def keep(self, finding: Finding, expect: list[ActionRecord | None] | None = None,
+             steps: list[ActionRecord] | None = None) -> Finding:
+        """Log ``finding`` with the steps that led to it (default: the journal's slice) and its expectations."""
+        finding.actions = self._replay(expect, steps)
         self.log.found(finding)
         return finding
 
-    def ok(self, probe: str, element: str, note: str = "") -> None:
-        self.log.ok(probe, element, note)
+    def ok(self, probe: str, element: str, note: str = "", *, expect: list[ActionRecord | None] | None = None,
+           steps: list[ActionRecord] | None = None) -> None:
+        """Record that ``probe`` exercised ``element`` without a problem, with the steps (default: the journal's
+        slice) and the expectations that held (``expect``)."""
+        self.log.ok(probe, element, note, self._replay(expect, steps))
+
+    def _replay(self, expect: list[ActionRecord | None] | None, steps: list[ActionRecord] | None) -> list[dict]:
+        records = (self.journal.slice() if steps is None else steps) + [e for e in expect or [] if e is not None]
+        return [r.model_dump(exclude_none=True) for r in records]
 
     def step(self, text: str) -> None:
         self.log.step(text)
