@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from webtester.cli import apps, bench, correlate, datasets, demo, exits, observe, score, test
+from webtester.cli import apps, bench, correlate, datasets, demo, exits, export, observe, score, test
 from webtester.cli.version import version
 
 
@@ -64,6 +64,7 @@ app.command("bench", help="Run a tester over a dataset (bundled benchmark or Web
             + exits.BENCH_CODES + " --exit-zero turns 1 into 0.")(bench.bench)
 app.command("score", help="Score a run folder against gold checklists.")(score.score)
 app.command("correlate", help="Correlate automatic scores with human annotations (or export a template to annotate).")(correlate.correlate)
+app.command("export", help="Export a run's checked items as a pytest-playwright regression suite.")(export.export)
 app.add_typer(apps.app, name="apps", help="List and serve the bundled apps; start any app for a person to look at.")
 app.command("observe", help="Print the compact page view the testing agent sees for a URL.")(observe.observe)
 app.add_typer(datasets.app, name="datasets", help="Inspect benchmark datasets (counts per dimension and category).")
