@@ -30,6 +30,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from webtester.eval.bootstrap import FIGURES, mean_interval, pooled_intervals
+from webtester.eval.stages import StageSummary
 from webtester.models import Category, Dimension, Instance, Status, TestItem, Verdict
 from webtester.runfolder import GoldItemScore, Outcome
 
@@ -310,6 +311,8 @@ class Summary(BaseModel):
     micro: Figures
     by_dimension: dict[Dimension, DimensionFigures]
     by_category: dict[Category, Figures]
+    diagnosis: StageSummary | None = Field(
+        default=None, description="reach / trigger / detect counts per dimension (webtester.eval.stages)")
     instances: list[InstanceScore] = Field(default_factory=list)
 
 

@@ -13,6 +13,7 @@ import pandas as pd
 
 from webtester.eval.judges.base import JudgeInfo
 from webtester.eval.metrics import Figures, InstanceScore, Summary
+from webtester.eval.stages import stage_table
 from webtester.runfolder import (
     SUMMARY_MD_FILE,
     InstanceScoreView,
@@ -28,7 +29,8 @@ from webtester.runfolder import (
 
 COLUMNS = ("coverage", "precision", "recall", "f1")
 TITLES = {"coverage": "Coverage", "precision": "Precision", "recall": "Recall", "f1": "F1"}
-TABLE_TITLES = {"overall": "Overall", "by_dimension": "Per dimension", "by_category": "Per category"}
+TABLE_TITLES = {"overall": "Overall", "by_dimension": "Per dimension", "by_category": "Per category",
+                "stages": "Reach / trigger / detect, all verdicts", "wrong_stages": "Reach / trigger / detect, wrong verdicts"}
 
 
 def pct(value: float | None) -> str:
@@ -101,6 +103,9 @@ def display_tables(summary: Summary, *, detail_ci: bool = True) -> dict[str, tup
                             "n fail", "F1 micro"], rows)
     rows = [[cat.value, str(f.n), *[pct(getattr(f, c)) for c in COLUMNS]] for cat, f in summary.by_category.items()]
     out["by_category"] = (["Category", "n", *[TITLES[c] for c in COLUMNS]], rows)
+    if summary.diagnosis is not None:
+        out["stages"] = stage_table(summary.diagnosis.all, wrong=False)
+        out["wrong_stages"] = stage_table(summary.diagnosis.wrong, wrong=True)
     return out
 
 
@@ -134,6 +139,10 @@ def notes(summary: Summary) -> list[str]:
         + ". Per-dimension P/R/F1 average the instances whose gold items of that dimension include a failing one; "
         "coverage averages all instances holding it.",
     ]
+    if summary.diagnosis is not None:
+        lines.append("Reach / trigger / detect: each verdict counted under the first stage its evidence does not show "
+                     "(webtester.diagnosis); a wrong verdict (Fail or not Fail against its matched gold item) whose "
+                     "stages all held counts under Detect as misjudged.")
     if summary.missing:
         lines.append(f"Without results: {', '.join(summary.missing)}.")
     return lines

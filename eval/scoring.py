@@ -27,6 +27,7 @@ from webtester.datasets.markdown import MarkdownFormatError, parse_checklist, pa
 from webtester.eval.judges import get_judge
 from webtester.eval.judges.base import Judge, Matches, check_matches
 from webtester.eval.metrics import InstanceScore, InstanceStatus, Summary, aggregate, missing_score, score_instance
+from webtester.eval.stages import stage_summary
 from webtester.models import Instance, TestItem, Verdict
 from webtester.runfolder import (
     CHECKLIST_FILE,
@@ -122,7 +123,8 @@ def score_predictions(
     ``previous`` (index -> a ``matches.jsonl`` record, see :func:`webtester.runfolder.read_matches`) lets an
     instance reuse the matches of an earlier scoring when the judge (name, model,
     prompt version, threshold) and the predicted items are the same, so rescoring
-    costs no model calls."""
+    costs no model calls. The summary's ``diagnosis`` holds the reach / trigger / detect counts
+    (:mod:`webtester.eval.stages`)."""
     todo = [(inst, predictions[inst.index]) for inst in instances
             if inst.index in predictions and predictions[inst.index].status != "missing"]
     matched: dict[str, Matches] = {}
@@ -144,6 +146,7 @@ def score_predictions(
         matches[inst.index] = m
         scores.append(score_instance(inst, pred.items, pred.verdicts, m, status=pred.status, reason=pred.reason))
     summary = aggregate(scores, instances, judge=judge.info.model_dump(), bootstrap=bootstrap, seed=seed)
+    summary.diagnosis = stage_summary(instances, predictions, matches)
     return ScoredRun(summary, predictions, matches)
 
 

@@ -177,3 +177,18 @@ def test_unreadable_result_is_shown_as_the_instance_problem(run_dir):
     (run_dir / "manifest.json").write_text("[1, 2")
     with pytest.raises(ReportError, match=r"manifest\.json:1: invalid JSON"):
         write_reports(run_dir)
+
+
+def test_each_item_shows_its_reach_trigger_detect_stage_with_the_reasons_as_titles(run_dir):
+    html = write_reports(run_dir)[0].read_text()
+    items = {m.group(1): m.group(0) for m in re.finditer(r'<span class="id">([A-Z]{2}-\d\d)</span>.*?</div>', html, re.S)}
+    # FT-01: a pass with nothing recorded never reached the feature
+    assert 'data-stage="reach"' in items["FT-01"]
+    assert 'class="stage st-failed" title="no action, step or probe finding was recorded">reach ✗' in items["FT-01"]
+    # CS-01: "filled Amount with -5" reached and triggered it; the Fail has nothing in the browser to back it
+    assert 'data-stage="detect"' in items["CS-01"]
+    assert re.search(r'class="stage st-held" title="subject terms seen: amount">reach ✓', items["CS-01"])
+    assert "trigger ✓" in items["CS-01"] and "detect ✗" in items["CS-01"]
+    assert 'title="Fail with no failed expectation, browser error or probe finding to back it"' in items["CS-01"]
+    # IX-01: not checked, so not run
+    assert 'title="not run: not checked: the baseline has no check for this item">not run</span>' in items["IX-01"]

@@ -2,7 +2,8 @@
 with the scores against gold (when scored), a summary table, and per instance the instruction, the checklist
 grouped by dimension with verdicts, bug reports, screenshots (a Fail's embedded as data URIs, every one linking
 the full image in the run folder) and a link to each item's Playwright trace with the command that opens it,
-the probe findings and the gold items with their outcome. Items can be filtered by status and dimension and
+the probe findings and the gold items with their outcome. Each item shows its reach / trigger / detect diagnosis
+(:mod:`webtester.diagnosis`), each stage's reason as its title. Items can be filtered by status and dimension and
 searched."""
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from webtester.models import Dimension, Status
+from webtester.diagnosis import NOT_RUN, STAGES, diagnose
+from webtester.models import Dimension, Status, TestItem, Verdict
 from webtester.report.data import InstanceReport, RunReport, score_hint
 from webtester.runfolder import (
     GoldItemScore,
@@ -89,6 +91,14 @@ def _trace(run: RunReport, inst: InstanceReport, recorded: str | None) -> dict[s
     return {"href": href, "name": path.name, "command": f"python -m playwright show-trace {shown}"}
 
 
+def stage_marks(item: TestItem, verdict: Verdict | None) -> dict[str, Any]:
+    """What an item's row shows of its reach / trigger / detect diagnosis (:func:`webtester.diagnosis.diagnose`):
+    the first failed stage, and per stage whether it held with its reason."""
+    d = diagnose(item, verdict)
+    marks = [] if d.stage == NOT_RUN else [{"name": s, "held": d.held(s), "reason": d.reasons[s]} for s in STAGES]
+    return {"stage": d.stage or "held", "not_run": d.stage == NOT_RUN, "reason": d.reach_reason, "marks": marks}
+
+
 def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str | None]) -> dict[str, Any]:
     def image(rel: str) -> str | None:
         path = _resolve(run.run_dir, inst, rel)
@@ -132,6 +142,7 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
                 else:
                     css, label = "error", "error"
                 counts[css if css in counts else "error"] += 1
+                diagnosis = stage_marks(item, v)
                 match = ""
                 for outcome in matches.get(item.id, []):
                     gold = gold_by_id.get(outcome.gold_id)
@@ -143,7 +154,7 @@ def _instance_context(run: RunReport, inst: InstanceReport, cache: dict[str, str
                 ev = v.evidence if v else None
                 rows.append({
                     "id": item.id, "description": item.description, "action": item.action, "expected": item.expected,
-                    "css": css, "label": label, "match": match.strip(), "dimension": dim.value,
+                    "css": css, "label": label, "match": match.strip(), "dimension": dim.value, "diagnosis": diagnosis,
                     "bug": v.bug_report if v and v.bug_report else None,
                     "shots": shots(ev.screenshots, css == "fail") if ev else [],
                     "trace": _trace(run, inst, ev.trace if ev else None),
