@@ -218,8 +218,8 @@ def _recorded(item_page, step: Step, reusable: Reusable | None, value: str | Non
     when not the step's own), title it so in the trace, and set its outcome once it ran (an expectation that
     raises :class:`StepFailed` failed; any other error is an action's error)."""
     value = step.value if value is None else value
-    shown = reusable.code if reusable else (f"[{step.ref}]" if step.ref else "page")
-    text = f"{step.action} {shown}" + (f" {value!r}" if value is not None else "")
+    shown = reusable.code if reusable else (f"[{step.ref}]" if step.ref else "")
+    text = " ".join(part for part in (step.action, shown, repr(value) if value is not None else "") if part)
     if step.action == "expect_count":
         text += f" {step.count}"
     record = action_record(text, step.action, reusable, value, count=step.count)
