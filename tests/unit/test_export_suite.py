@@ -130,8 +130,14 @@ def test_names_docstrings_markers_and_header(suite):
     conftest = (folder / "conftest.py").read_text()
     compile(conftest, "conftest.py", "exec")
     assert "def app_url(" in conftest and "def browser_type_launch_args(" in conftest
-    assert json.loads((folder / "export.json").read_text())["apps"] == {
-        "portfolio_site": {"kind": "bundled", "app": "portfolio_site", "build": "shipped"}}
+    record = json.loads((folder / "export.json").read_text())
+    assert record["apps"] == {"portfolio_site": {"kind": "bundled", "app": "portfolio_site", "build": "shipped"}}
+    # every test names the item and the verdict it replays, as pytest names the test
+    assert record["tests"] == {
+        "test_portfolio_site.py::test_ft_01_saving_a_draft_keeps_it_hello":
+            {"instance": "portfolio_site", "item": "FT-01", "verdict": "pass"},
+        "test_portfolio_site.py::test_cs_01_a_bad_email_is_refused":
+            {"instance": "portfolio_site", "item": "CS-01", "verdict": "fail"}}
 
 
 def test_xfail_marks_the_tests_of_fail_verdicts(tmp_path):

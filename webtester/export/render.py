@@ -134,13 +134,19 @@ def _test(plan: ItemPlan, name: str, xfail: bool) -> list[str]:
     return lines
 
 
+def test_names(plans: list[ItemPlan]) -> dict[str, str]:
+    """The test function of each exported item of one instance, by item id (unique within the file)."""
+    taken: set[str] = set()
+    return {p.item.id: function_name(p.item.id, p.item.description, taken) for p in plans if p.exported}
+
+
 def render_module(index: str, plans: list[ItemPlan], *, header: list[str], xfail: bool = False) -> str:
     """The test file of one instance; ``header``: the comment lines that open it (what generated it)."""
-    taken: set[str] = set()
+    names = test_names(plans)
     body: list[str] = []
     for plan in plans:
         if plan.exported:
-            body += _test(plan, function_name(plan.item.id, plan.item.description, taken), xfail)
+            body += _test(plan, names[plan.item.id], xfail)
         else:
             body += ["", "", f"# {plan.item.id} left out: {_comment(plan.why)} ({_comment(plan.item.description)})"]
     code = "\n".join(body)

@@ -12,7 +12,7 @@ from typing import Any
 
 from webtester.errors import InputError
 from webtester.export.plan import ItemPlan, plan_items
-from webtester.export.render import module_name, render_module
+from webtester.export.render import module_name, render_module, test_names
 from webtester.export.target import target_spec
 from webtester.models import Dimension, TestItem, Verdict
 from webtester.runfolder import InstanceFolder, instance_folders, read_manifest
@@ -138,8 +138,12 @@ def export_run(run_dir: Path, out: Path, *, xfail: bool = False, force: bool = F
         (out / name).write_text(text, encoding="utf-8")
     shutil.copyfile(CONFTEST, out / "conftest.py")
     (out / "pytest.ini").write_text(pytest_ini(), encoding="utf-8")
+    tests = {f"{exp.file}::{name}": {"instance": exp.index, "item": item_id,
+                                      "verdict": "fail" if plan.expected_to_fail else "pass"}
+             for exp in exports for item_id, name in test_names(exp.plans).items()
+             for plan in exp.plans if plan.item.id == item_id}
     record = {"generator": GENERATOR, "run_dir": str(run_dir), "exported": when, "xfail": xfail,
-              "tester": manifest.get("tester"), "files": sorted(texts), "apps": apps}
+              "tester": manifest.get("tester"), "files": sorted(texts), "apps": apps, "tests": tests}
     (out / EXPORT_FILE).write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return SuiteExport(out, exports)
 
