@@ -116,6 +116,7 @@ def run_app(
         conn.close()
     result = InstanceResult.model_validate(values["result"])
     manifest_entry.update(finished_entry(result, values), wall_seconds=round(time.perf_counter() - started, 3))
+    run_info = manifest_run_fields(tester, mode, settings)  # again: the models the server reported are known now
     update_manifest(out_dir, run=run_info, index=index, entry=manifest_entry)
     return result
 

@@ -52,6 +52,10 @@ ENV_VARS: dict[str, str] = {
     "instance_time_limit": "WEBTESTER_INSTANCE_TIME_LIMIT",
     "model_timeout": "WEBTESTER_MODEL_TIMEOUT",
     "model_retries": "WEBTESTER_MODEL_RETRIES",
+    "checklist_max_tokens": "WEBTESTER_CHECKLIST_MAX_TOKENS",
+    "detection_max_tokens": "WEBTESTER_DETECTION_MAX_TOKENS",
+    "judge.max_tokens": "WEBTESTER_JUDGE_MAX_TOKENS",
+    "context_window": "WEBTESTER_CONTEXT_WINDOW",
     "trace": "WEBTESTER_TRACE",
 }
 
@@ -83,6 +87,7 @@ class JudgeSettings(BaseModel):
     method: Literal["function_calling", "json_schema", "json_mode"] = Field(
         default="function_calling", description="how the structured answer is requested",
     )
+    max_tokens: int = Field(default=2048, ge=1, description="most tokens one judge reply may generate")
 
 
 class Settings(BaseModel):
@@ -123,6 +128,12 @@ class Settings(BaseModel):
     )
     model_timeout: float = Field(default=120.0, gt=0, description="seconds one model request may take")
     model_retries: int = Field(default=2, ge=0, le=10, description="retries of a failed model request")
+    checklist_max_tokens: int = Field(default=4096, ge=1, description="most tokens one checklist reply may generate")
+    detection_max_tokens: int = Field(default=1024, ge=1, description="most tokens one detection step may generate")
+    context_window: int | None = Field(
+        default=None, ge=256, description="the endpoint's context window in tokens, when known (requests are trimmed "
+        "to fit it; otherwise learned from the first context-length error)",
+    )
     trace: Literal["on", "off", "retain-on-failure"] = Field(
         default="on",
         description="Playwright traces of every executed item: on = kept for every item, retain-on-failure = kept "
@@ -145,6 +156,12 @@ class Settings(BaseModel):
         if stage not in own:
             raise ValueError(f"unknown stage {stage!r}")
         return own[stage] or self.model
+
+    def max_tokens(self, stage: Stage) -> int:
+        """Most tokens one reply of ``stage`` may generate (sent as ``max_tokens`` on every request)."""
+        self.stage_model(stage)  # validates the stage name
+        own = {"checklist": self.checklist_max_tokens, "detection": self.detection_max_tokens, "judge": self.judge.max_tokens}
+        return own[stage]
 
     def endpoint(self, stage: Stage) -> tuple[str | None, SecretStr | None]:
         """``(base_url, api_key)`` a stage talks to.

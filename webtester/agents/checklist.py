@@ -9,7 +9,6 @@ then :class:`~webtester.agents.base.ChecklistError` is raised.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -20,7 +19,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from webtester.agents.base import Checklist, ChecklistError
 from webtester.llm.framing import neutralize
-from webtester.llm.structured import Reply, ReplyRejected, StructuredOutputError, ask_structured
+from webtester.llm.structured import Reply, ReplyRejected, StructuredOutputError, ask_structured, json_in_text
 from webtester.models import Dimension, TestItem, item_id
 from webtester.prompts import load_prompt
 
@@ -130,23 +129,9 @@ def _payload(raw: AIMessage) -> Any:
         return raw.tool_calls[0]["args"]
     candidates = [c.get("args") or "" for c in raw.invalid_tool_calls] + [raw.content if isinstance(raw.content, str) else ""]
     for text in candidates:
-        data = _json_in(str(text))
+        data = json_in_text(str(text))
         if data is not None:
             return data
-    return None
-
-
-def _json_in(text: str) -> Any:
-    fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
-    for chunk in ([fenced.group(1)] if fenced else []) + [text]:
-        chunk = chunk.strip()
-        start = min((i for i in (chunk.find("{"), chunk.find("[")) if i >= 0), default=-1)
-        if start < 0:
-            continue
-        try:
-            return json.JSONDecoder().raw_decode(chunk[start:])[0]
-        except json.JSONDecodeError:
-            continue
     return None
 
 

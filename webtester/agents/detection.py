@@ -11,7 +11,9 @@ their calls until a verdict is recorded. It enforces:
   ``max_malformed`` in a row the item is an ``error`` naming the problem;
 - a model that stops calling tools is nudged at most ``max_idle`` times;
 - a model call that raises ends the item as ``error`` with the steps so far (the
-  failed call counted);
+  failed call counted); a request the model's client trimmed to fit the context
+  window (:mod:`webtester.llm.compat`) is noted in the steps;
+- the tools are sent with ``tool_choice: "auto"`` (servers ignore tools sent without it);
 - the item's deadline (``ItemBudget.deadline``): checked between steps, each step
   being bounded by the model timeout and the page timeouts; past it the item is an
   ``error`` naming the limit;
@@ -37,6 +39,7 @@ from pydantic import BaseModel, ValidationError
 from webtester.agents.base import ItemBudget
 from webtester.agents.verdict import VERDICT_TOOL, VerdictDesk
 from webtester.browser.watchdog import PageUnresponsive
+from webtester.llm.compat import TRIMMED_KEY
 from webtester.llm.conversation import CHANNEL_KEY
 from webtester.llm.framing import neutralize
 from webtester.llm.usage import FAILED_CALL, add_usage
@@ -85,7 +88,7 @@ def run_detection(
     """Execute ``item`` with the model driving ``tools``; return exactly one verdict (cost filled in)."""
     by_name = {t.name: t for t in tools}
     by_name[VERDICT_TOOL] = desk.tool()
-    bound = model.bind_tools(list(by_name.values()))
+    bound = model.bind_tools(list(by_name.values()), tool_choice="auto")  # servers ignore tools sent without it
     messages = detection_messages(item, instruction, observation, budget.limit)
     cfg: RunnableConfig = {**(config or {})}
     cfg["metadata"] = {**cfg.get("metadata", {}), CHANNEL_KEY: item.id}
@@ -116,6 +119,8 @@ def run_detection(
             steps.append(f"model call failed: {type(exc).__name__}: {exc}")
             return ended(Status.error, f"model call failed: {type(exc).__name__}: {exc}")
         cost = add_usage(cost, ai)
+        if ai.response_metadata.get(TRIMMED_KEY):
+            steps.append(f"request trimmed: {ai.response_metadata[TRIMMED_KEY]}")
         messages.append(ai)
         if not ai.tool_calls and not ai.invalid_tool_calls:
             idle += 1

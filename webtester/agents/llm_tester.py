@@ -19,7 +19,7 @@ from webtester.agents.detection import run_detection
 from webtester.agents.verdict import VerdictDesk
 from webtester.browser.tools import make_browser_tools
 from webtester.llm.conversation import CHANNEL_KEY, CHECKLIST_CHANNEL
-from webtester.llm.factory import ModelSpec, make_chat_model, openai_options, replay_path
+from webtester.llm.factory import ModelSpec, make_chat_model, openai_options, replay_path, reported_models
 from webtester.llm.recording import ExchangeRecorder, replay_model
 from webtester.models import TestItem, Verdict
 from webtester.probes.tool import make_probe_tool
@@ -59,8 +59,12 @@ class LLMTester:
         self._recorder: ExchangeRecorder | None = None
 
     @classmethod
-    def from_specs(cls, checklist: str, detection: str | None = None, **openai_kwargs: Any) -> "LLMTester":
-        """A tester from model specs (``NAME``, ``scripted:FILE``, ``replay:RUN_DIR``)."""
+    def from_specs(
+        cls, checklist: str, detection: str | None = None, *, checklist_options: dict[str, Any] | None = None,
+        **openai_kwargs: Any,
+    ) -> "LLMTester":
+        """A tester from model specs (``NAME``, ``scripted:FILE``, ``replay:RUN_DIR``); ``checklist_options``
+        replace ``openai_kwargs`` for the checklist model."""
         c_spec, d_spec = ModelSpec.parse(checklist), ModelSpec.parse(detection or checklist)
         kinds = {c_spec.kind, d_spec.kind}
         if "replay" in kinds:
@@ -75,7 +79,7 @@ class LLMTester:
         else:
             name = f"llm:{c_spec.name}+{d_spec.name}"
         return cls(
-            make_chat_model(c_spec, **openai_kwargs),
+            make_chat_model(c_spec, **(checklist_options or openai_kwargs)),
             make_chat_model(d_spec, **openai_kwargs),
             name=name,
             models={"checklist": checklist, "detection": detection or checklist},
@@ -85,16 +89,19 @@ class LLMTester:
     def from_settings(cls, settings: Settings, model: str | None = None) -> "LLMTester":
         """A tester from :class:`webtester.settings.Settings` (``model`` overrides both stages)."""
         kwargs = openai_options(settings, "detection")  # both stages share the tester's endpoint
-        if model:
-            return cls.from_specs(model, model, **kwargs)
-        return cls.from_specs(settings.stage_model("checklist"), settings.stage_model("detection"), **kwargs)
+        stages = (model, model) if model else (settings.stage_model("checklist"), settings.stage_model("detection"))
+        return cls.from_specs(*stages, checklist_options=openai_options(settings, "checklist"), **kwargs)
 
     # -- Tester interface -------------------------------------------------
 
     def describe(self) -> dict[str, Any]:
+        models, notes = reported_models(
+            self.models, {"checklist": self.checklist_model, "detection": self.detection_model},
+        )
         return {
             "tester": self.name,
-            "models": self.models,
+            "models": models,
+            **({"configured_models": self.models, "model_notes": notes} if notes else {}),
             "prompts": [load_prompt(p).record() for p in PROMPTS],
             "scripted": self.name == "scripted",
             "replayed": self.replay_from is not None,

@@ -4,7 +4,10 @@
   (``base_url`` / ``OPENAI_BASE_URL``, ``api_key`` / ``OPENAI_API_KEY``), each request bounded by
   ``Settings.model_timeout`` seconds and retried ``Settings.model_retries`` times by the client
   (exponential backoff) on transient HTTP errors (429, 5xx, timeouts). Its key and the credentials of
-  its base URL are registered for redaction (:mod:`webtester.redact`).
+  its base URL are registered for redaction (:mod:`webtester.redact`). The model is a
+  :class:`~webtester.llm.compat.CompatChatOpenAI`: ``max_tokens`` per stage (``Settings.max_tokens``) on
+  every request, never ``content: null``, requests fitted to the context window (``Settings.context_window``
+  or learned from the server).
 - ``scripted:SCRIPT``: a :class:`~webtester.llm.scripted.ScriptedChatModel` from a script file or a shipped script by name.
 - ``replay:PATH``: replay of recorded exchanges (``exchanges.jsonl``, or a run folder
   holding ``<index>/exchanges.jsonl``, resolved per instance by the tester).
@@ -15,14 +18,15 @@ judge) gets its model from :class:`~webtester.settings.Settings`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
-from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
+from webtester.llm.compat import CompatChatOpenAI, endpoint_memory
 from webtester.llm.recording import replay_model
 from webtester.llm.scripted import Script, ScriptedChatModel
 from webtester.redact import register, register_settings, url_secrets
@@ -65,20 +69,24 @@ def openai_model(
     temperature: float = 0.0,
     timeout: float = DEFAULT_TIMEOUT,
     max_retries: int = DEFAULT_RETRIES,
+    max_tokens: int | None = None,
+    context_window: int | None = None,
 ) -> BaseChatModel:
     """``ChatOpenAI`` for an OpenAI-compatible endpoint; unset values fall back to OPENAI_* variables.
 
     ``timeout``: seconds per request; ``max_retries``: retries of a failed request (so at most
-    ``max_retries + 1`` requests of ``timeout`` seconds each per call).
+    ``max_retries + 1`` requests of ``timeout`` seconds each per call); ``max_tokens``: most tokens
+    a reply may generate; ``context_window``: the endpoint's window in tokens, when known.
     """
-    kwargs: dict[str, Any] = {"model": name, "temperature": temperature, "timeout": timeout, "max_retries": max_retries}
+    kwargs: dict[str, Any] = {"model": name, "temperature": temperature, "timeout": timeout, "max_retries": max_retries,
+                              "max_tokens": max_tokens, "context_window": context_window}
     if base_url:
         kwargs["base_url"] = base_url
     if api_key is not None:
         kwargs["api_key"] = api_key if isinstance(api_key, SecretStr) else SecretStr(api_key)
     elif base_url:
         kwargs["api_key"] = SecretStr("not-needed")  # local endpoints (vLLM, Ollama, stubs) ignore the key
-    model = ChatOpenAI(**kwargs)
+    model = CompatChatOpenAI(**kwargs)
     key = model.openai_api_key  # the one given, or the one the client found in OPENAI_API_KEY
     register(key if isinstance(key, (str, SecretStr)) else None, *url_secrets(base_url))
     return model
@@ -95,17 +103,32 @@ def make_chat_model(spec: str | ModelSpec, **openai_kwargs: Any) -> BaseChatMode
 
 
 def openai_options(settings: Settings, stage: Stage) -> dict[str, Any]:
-    """Endpoint, key, temperature, timeout and retries of ``stage`` for :func:`openai_model` (see
-    :meth:`Settings.endpoint`); registers the settings' secrets for redaction."""
+    """Endpoint, key, temperature, timeout, retries, reply limit and context window of ``stage`` for
+    :func:`openai_model` (see :meth:`Settings.endpoint`); registers the settings' secrets for redaction."""
     register_settings(settings)
     base_url, api_key = settings.endpoint(stage)
     return {"base_url": base_url, "api_key": api_key, "temperature": settings.temperature,
-            "timeout": settings.model_timeout, "max_retries": settings.model_retries}
+            "timeout": settings.model_timeout, "max_retries": settings.model_retries,
+            "max_tokens": settings.max_tokens(stage), "context_window": settings.context_window}
 
 
 def chat_model_for(settings: Settings, stage: Stage, spec: str | None = None) -> BaseChatModel:
     """The chat model of ``stage``: ``spec`` (default: the stage's model in ``settings``) on the stage's endpoint."""
     return make_chat_model(spec or settings.stage_model(stage), **openai_options(settings, stage))
+
+
+def reported_models(configured: Mapping[str, str], models: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """``configured`` (stage -> model spec) with each stage's model replaced by the name its server reported,
+    where that differs, and a note for each such stage."""
+    out, notes = dict(configured), []
+    for stage, model in models.items():
+        memory = endpoint_memory(model)
+        spec = configured.get(stage)
+        reported = memory.reported_model if memory else None
+        if reported and spec and reported != ModelSpec.parse(spec).name:
+            out[stage] = reported
+            notes.append(f"{stage}: the server reported model {reported!r} for the configured {spec!r}")
+    return out, notes
 
 
 def replay_path(recording: str | Path, index: str) -> Path:

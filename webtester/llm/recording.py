@@ -78,6 +78,9 @@ class ExchangeRecorder(BaseCallbackHandler):
             return
         message = response.generations[0][0].message  # type: ignore[union-attr]
         entry["response"] = messages_to_dict([message])[0]
+        reported = message.response_metadata.get("model_name")
+        if reported:
+            entry["reported_model"] = reported  # the model the server says answered
         self._write(entry)
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:

@@ -8,10 +8,18 @@ repair prompt (as the result of its tool calls, or as a user message when it
 made none) and the model is asked again, at most ``attempts`` times in all;
 then :class:`StructuredOutputError` carries the last problem. Every call's
 tokens are counted, and a failed call is counted as a call.
+
+A server that rejects the method asked for (an HTTP 400/500 naming ``response_format``,
+``json_schema``, ``json_object`` or ``tool_choice``) is asked again with the next one in
+:data:`FALLBACK_ORDER`: function calling, ``json_object``, then JSON in the text, validated
+against ``schema`` here. The method that worked is kept in the model's
+:class:`~webtester.llm.compat.EndpointMemory` and used first for the rest of the run.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
@@ -19,14 +27,18 @@ from typing import Any, Generic, Literal, TypeVar
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from webtester.errors import StepError
+from webtester.llm.compat import endpoint_memory
 from webtester.llm.usage import FAILED_CALL, ModelCallError, add_usage
 from webtester.models import Cost
 
 T = TypeVar("T")
-Method = Literal["function_calling", "json_schema", "json_mode"]
+Method = Literal["function_calling", "json_schema", "json_mode", "text"]
+#: the methods tried, from the one asked for onwards, when a server rejects one
+FALLBACK_ORDER: tuple[Method, ...] = ("json_schema", "function_calling", "json_mode", "text")
+_REJECTED_FEATURE = re.compile(r"response_format|json_schema|json_object|'text'|tool_choice", re.I)
 
 
 class ReplyRejected(ValueError):
@@ -76,6 +88,52 @@ def repair_messages(raw: AIMessage, text: str) -> list[BaseMessage]:
     return out
 
 
+def json_in_text(text: str) -> Any:
+    """The first JSON object or array in ``text`` (inside a code fence when there is one), or None."""
+    fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
+    for chunk in ([fenced.group(1)] if fenced else []) + [text]:
+        chunk = chunk.strip()
+        start = min((i for i in (chunk.find("{"), chunk.find("[")) if i >= 0), default=-1)
+        if start < 0:
+            continue
+        try:
+            return json.JSONDecoder().raw_decode(chunk[start:])[0]
+        except json.JSONDecodeError:
+            continue
+    return None
+
+
+def fallback_method(method: Method, error: BaseException) -> Method | None:
+    """The method to try after a server rejected ``method`` with ``error``; None when it did not reject it."""
+    status = getattr(error, "status_code", None)
+    if status not in (400, 422, 500) or not _REJECTED_FEATURE.search(str(error)):
+        return None
+    later = FALLBACK_ORDER[FALLBACK_ORDER.index(method) + 1:]
+    return later[0] if later else None
+
+
+def _json_instruction(schema: type[BaseModel]) -> HumanMessage:
+    return HumanMessage(content="Answer with one JSON object only, no other text, matching this JSON schema:\n"
+                        + json.dumps(schema.model_json_schema()))
+
+
+def _invoke(model: BaseChatModel, schema: type[BaseModel], method: Method, history: list[BaseMessage],
+            config: RunnableConfig | None) -> Any:
+    """One structured request: LangChain's structured output, or for ``text`` JSON in the reply validated here."""
+    if method in ("json_mode", "text"):
+        history = [*history, _json_instruction(schema)]  # json_object and plain text carry no schema themselves
+    if method != "text":
+        return model.with_structured_output(schema, method=method, include_raw=True).invoke(history, config=config)
+    raw = model.invoke(history, config=config)
+    data = json_in_text(raw.content if isinstance(raw.content, str) else "")
+    if data is None:
+        return {"raw": raw, "parsed": None, "parsing_error": "the reply holds no JSON object"}
+    try:
+        return {"raw": raw, "parsed": schema.model_validate(data), "parsing_error": None}
+    except ValidationError as exc:
+        return {"raw": raw, "parsed": None, "parsing_error": exc}
+
+
 def ask_structured(
     model: BaseChatModel,
     schema: type[BaseModel],
@@ -92,19 +150,31 @@ def ask_structured(
 
     ``repair_prompt(problem)`` is the text sent back after a rejected reply.
     A model call that fails (after the client's own retries) raises :class:`ModelCallError`
-    with the cost so far, the failed call counted.
+    with the cost so far, the failed call counted; a call the server refused for its method is
+    counted and asked again with the next method (see :func:`fallback_method`).
     """
     if attempts < 1:
         raise ValueError("attempts must be at least 1")
-    structured = model.with_structured_output(schema, method=method, include_raw=True)
+    memory = endpoint_memory(model)
+    known = memory.structured_method if memory is not None else None
+    if known in FALLBACK_ORDER and FALLBACK_ORDER.index(known) > FALLBACK_ORDER.index(method):
+        method = known  # the server rejected ``method`` earlier in the run
     history = list(messages)
     cost, problem = Cost(), ""
     rejected: list[str] = []
-    for attempt in range(1, attempts + 1):
+    attempt = 0
+    while attempt < attempts:
         try:
-            result = structured.invoke(history, config=config)
+            result = _invoke(model, schema, method, history, config)
         except Exception as exc:
-            raise ModelCallError(exc, cost + FAILED_CALL) from exc
+            fallback = fallback_method(method, exc)
+            if fallback is None:
+                raise ModelCallError(exc, cost + FAILED_CALL) from exc
+            cost, method = cost + FAILED_CALL, fallback
+            if memory is not None:
+                memory.structured_method = method
+            continue
+        attempt += 1
         out: dict[str, Any] = result if isinstance(result, dict) else {"parsed": result}  # include_raw gives a dict
         raw = out.get("raw")
         if not isinstance(raw, AIMessage):

@@ -14,8 +14,17 @@ make sense here:
 - ``{"delay": 30}`` waits that many seconds before answering (an endpoint that
   does not answer in time).
 
-Run it standalone: ``python -m webtester.llm.stub_server SCRIPT.yaml [--port 8399]``
-and point ``OPENAI_BASE_URL`` at the printed URL.
+``strict=True`` makes it behave like local servers with fewer features (as observed of
+llama-cpp-python's server): HTTP 500 with a validation message for a message whose
+``content`` is null, for a ``response_format`` other than ``text`` / ``json_object`` and for
+``tool_choice: "required"``; tools sent without ``tool_choice`` are ignored (the reply's tool
+calls come back as JSON text, as does a structured reply when no tool is bound); the reply names
+``reported_model`` (default :data:`STRICT_MODEL`), not the model asked for. ``context_window=N``
+answers a request whose rough size (four characters a token, plus ``max_tokens``) exceeds N with
+HTTP 400 "This model's maximum context length is N tokens. However, you requested M tokens ...".
+
+Run it standalone: ``python -m webtester.llm.stub_server SCRIPT.yaml [--port 8399] [--strict]
+[--context-window N] [--reported-model NAME]`` and point ``OPENAI_BASE_URL`` at the printed URL.
 """
 
 from __future__ import annotations
@@ -30,10 +39,13 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from webtester.llm.conversation import conversation_key
+from webtester.llm.conversation import conversation_key, message_text
 from webtester.llm.scripted import Script, ScriptContext, ScriptedModelError, to_ai_message
 
 _STUB_KEYS = ("http_error", "times", "error_message", "echo_auth")
+#: the model name a strict stub reports when none is given
+STRICT_MODEL = "stub-local-model.gguf"
+_TEXT_TOOL = "answer"  # the tool a structured reply is written for when none is bound (strict mode)
 
 
 def to_langchain(messages: list[dict[str, Any]]) -> list[BaseMessage]:
@@ -90,14 +102,33 @@ def to_openai(message: AIMessage, model: str) -> dict[str, Any]:
     }
 
 
+def _error(status: int, message: str) -> tuple[int, dict[str, Any]]:
+    kind = "invalid_request_error" if status < 500 else "server_error"
+    return status, {"error": {"message": message, "type": kind}}
+
+
+def as_text(message: AIMessage) -> AIMessage:
+    """``message`` as a server that ignored the tools answers: its tool calls' arguments written as JSON text."""
+    args = [c["args"] for c in message.tool_calls]
+    text = json.dumps(args[0] if len(args) == 1 else args)
+    return AIMessage(content=f"{message_text(message)}{text}", usage_metadata=message.usage_metadata)
+
+
 class StubServer:
     """Serve ``script`` at ``http://127.0.0.1:<port>/v1`` until :meth:`stop`.
 
-    ``requests`` keeps every request body received, for inspection.
+    ``requests`` keeps every request body received, for inspection; ``strict``, ``context_window``
+    and ``reported_model``: see the module's description.
     """
 
-    def __init__(self, script: Script, port: int = 0) -> None:
+    def __init__(
+        self, script: Script, port: int = 0, *, strict: bool = False, context_window: int | None = None,
+        reported_model: str | None = None,
+    ) -> None:
         self.script = script
+        self.strict = strict
+        self.context_window = context_window
+        self.reported_model = reported_model or (STRICT_MODEL if strict else None)
         self.requests: list[dict[str, Any]] = []
         self._failures: Counter[tuple[str, int]] = Counter()
         self._lock = threading.Lock()
@@ -134,10 +165,13 @@ class StubServer:
         """Status and JSON body for one chat-completions request (``authorization``: its header)."""
         with self._lock:
             self.requests.append(body)
+        refused = self.refusal(body)
+        if refused is not None:
+            return refused
         messages = to_langchain(body.get("messages", []))
         channel, turn = conversation_key(messages)
         names = [t["function"]["name"] for t in body.get("tools") or []]
-        ctx = ScriptContext(channel, turn, messages, names)
+        ctx = ScriptContext(channel, turn, messages, names or ([_TEXT_TOOL] if self.strict else []))
         try:
             script = self.script.channels.get(channel) or self.script.channels.get("*")
             spec = script.at(turn, channel) if script else None
@@ -157,7 +191,31 @@ class StubServer:
             message = to_ai_message(spec, ctx) if spec is not None else self.script.reply(ctx)
         except ScriptedModelError as exc:
             return 400, {"error": {"message": str(exc), "type": "invalid_request_error"}}
-        return 200, to_openai(message, str(body.get("model", "stub")))
+        if self.strict and message.tool_calls and not (names and body.get("tool_choice")):
+            message = as_text(message)
+        return 200, to_openai(message, self.reported_model or str(body.get("model", "stub")))
+
+    def refusal(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+        """The error a strict or size-limited server gives ``body``, or None when it serves it."""
+        messages = body.get("messages") or []
+        if self.strict:
+            for i, m in enumerate(messages):
+                if m.get("content") is None:
+                    return _error(500, f"1 validation error: messages.{i}.content: Input should be a valid string")
+            kind = (body.get("response_format") or {}).get("type", "text")
+            if kind not in ("text", "json_object"):
+                return _error(500, "1 validation error: response_format.type: Input should be 'text' or 'json_object'")
+            if body.get("tool_choice") == "required":
+                return _error(500, "tool_choice 'required' is not supported")
+        if self.context_window:
+            tools = body.get("tools") if body.get("tool_choice") or not self.strict else None
+            prompt = (len(json.dumps(messages)) + len(json.dumps(tools or []))) // 4
+            completion = int(body.get("max_tokens") or 0)
+            if prompt + completion > self.context_window:
+                return _error(400, f"This model's maximum context length is {self.context_window} tokens. However, you "
+                                   f"requested {prompt + completion} tokens ({prompt} in the messages, {completion} in "
+                                   "the completion). Please reduce the length of the messages or completion.")
+        return None
 
     @property
     def url(self) -> str:
@@ -181,8 +239,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Local OpenAI-compatible stub endpoint serving a script.")
     parser.add_argument("script", help="YAML/JSON script file (see webtester.llm.scripted)")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--strict", action="store_true", help="behave like a local server with fewer features")
+    parser.add_argument("--context-window", type=int, default=None, help="refuse requests over this many tokens")
+    parser.add_argument("--reported-model", default=None, help="the model name the replies report")
     args = parser.parse_args(argv)
-    server = StubServer(Script.load(args.script), port=args.port)
+    server = StubServer(Script.load(args.script), port=args.port, strict=args.strict,
+                        context_window=args.context_window, reported_model=args.reported_model)
     print(f"OPENAI_BASE_URL={server.url}", flush=True)
     try:
         threading.Event().wait()
