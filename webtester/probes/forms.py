@@ -202,14 +202,17 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         return
     where = f'form "{name}"'
 
-    # 1. empty submission (cleared in the page; a replay empties the fields it can see one by one)
-    for f in form.fields:
-        if f.visible and not f.disabled and f.kind not in ("select", "radio", "checkbox"):
-            loc = sess.page.locator(f.sel).first
-            with sess.journal.act("fill", loc, "", key=f.sel):
+    # 1. empty submission (cleared in the page, as a user could: not read-only fields; a replay empties the
+    # fields it can see one by one)
+    typed = [f for f in form.fields if f.visible and not f.disabled and f.kind not in ("select", "radio", "checkbox")]
+    read_only = evaluate(sess.page, "(sels) => sels.map(s => !!(document.querySelector(s) || {}).readOnly)",
+                         [f.sel for f in typed]) or []
+    for f, fixed in zip(typed, read_only):
+        if not fixed:
+            with sess.journal.act("fill", sess.page.locator(f.sel).first, "", key=f.sel):
                 pass
     evaluate(
-        sess.page, """(sel) => document.querySelector(sel).querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea')
+        sess.page, """(sel) => document.querySelector(sel).querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([readonly]), textarea:not([readonly])')
              .forEach(e => { e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})); })""", form.sel)
     sess.settle(60)
     empty_blocked = bool(form_state(sess, form).get("disabled"))
