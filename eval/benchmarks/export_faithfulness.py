@@ -48,7 +48,8 @@ def junit_outcomes(xml_text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for case in ET.fromstring(xml_text).iter("testcase"):
         module = (case.get("classname") or "").rsplit(".", 1)[-1]
-        key = f"{module}.py::{case.get('name')}"
+        name = (case.get("name") or "").split("[", 1)[0]  # pytest-playwright adds the browser: test_x[chromium]
+        key = f"{module}.py::{name}"
         failure, error, skipped = case.find("failure"), case.find("error"), case.find("skipped")
         if failure is not None:
             text = (failure.get("message") or "") + (failure.text or "")
@@ -126,15 +127,17 @@ def _run(command: list[str], *, env: Mapping[str, str] | None = None, cwd: Path 
     return time.monotonic() - started
 
 
-def _suite_outcomes(suite: Path, name: str, env: Mapping[str, str]) -> dict[str, str]:
+def _suite_outcomes(suite: Path, name: str, env: Mapping[str, str], *, again: bool = True) -> dict[str, str]:
     report = suite / f"{name}.xml"
-    _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "120",
-          f"--junitxml={report}"], env=env, cwd=suite)
+    if again or not report.is_file():
+        _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "120",
+              f"--junitxml={report}"], env=env, cwd=suite)
     return junit_outcomes(report.read_text(encoding="utf-8"))
 
 
-def measure(tester: str, out: Path, *, reuse: Path | None, workers: int) -> Faithfulness:
-    """Run (or reuse), export and replay one tester's run; prints the times taken."""
+def measure(tester: str, out: Path, *, reuse: Path | None, workers: int, replay: bool = True) -> Faithfulness:
+    """Run (or reuse), export and replay one tester's run (``replay`` False: read the suite's JUnit reports of
+    an earlier replay when they are there); prints the times taken."""
     webtester = [sys.executable, "-m", "webtester.cli.main"]
     run_dir = reuse or out / tester / "run"
     if reuse is None:
@@ -142,11 +145,12 @@ def measure(tester: str, out: Path, *, reuse: Path | None, workers: int) -> Fait
                         str(workers), "--exit-zero", "--out", str(run_dir)])
         print(f"[{tester}] run: {seconds:.0f} s", flush=True)
     suite = out / tester / "suite"
-    _run([*webtester, "export", str(run_dir), "--out", str(suite), "--force"])
+    if replay or not (suite / "export.json").is_file():
+        _run([*webtester, "export", str(run_dir), "--out", str(suite), "--force"])
     tests: dict[str, Any] = json.loads((suite / "export.json").read_text(encoding="utf-8"))["tests"]
     started = time.monotonic()
-    shipped = _suite_outcomes(suite, "shipped", {})
-    clean = _suite_outcomes(suite, "clean", {"WEBTESTER_BUILD": "clean"})
+    shipped = _suite_outcomes(suite, "shipped", {}, again=replay)
+    clean = _suite_outcomes(suite, "clean", {"WEBTESTER_BUILD": "clean"}, again=replay)
     print(f"[{tester}] suite: {len(tests)} tests, two runs in {time.monotonic() - started:.0f} s", flush=True)
     items, checked = run_counts(run_dir)
     return faithfulness(tests, shipped, clean, items=items, checked=checked)
@@ -159,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reuse", action="append", default=[], metavar="TESTER=RUN_DIR",
                         help="export an existing run folder instead of making a new run")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--no-replay", action="store_true",
+                        help="with --reuse: read the JUnit reports the suites' last replay left in --out")
     args = parser.parse_args(argv)
     reuse = dict(r.split("=", 1) for r in args.reuse)
     figures = {}
@@ -166,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         if tester not in TESTERS:
             parser.error(f"unknown tester {tester!r} (known: {', '.join(TESTERS)})")
         figures[tester] = measure(tester, args.out, reuse=Path(reuse[tester]) if tester in reuse else None,
-                                  workers=args.workers)
+                                  workers=args.workers, replay=not args.no_replay)
     print("\nExport faithfulness on the 14 bundled apps (shipped builds; clean builds for the fixes)")
     for tester, figure in figures.items():
         print(f"{tester}:")

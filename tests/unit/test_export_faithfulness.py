@@ -5,7 +5,7 @@ from __future__ import annotations
 from webtester.eval.benchmarks.export_faithfulness import faithfulness, junit_outcomes
 
 REPORT = """<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest">
-<testcase classname="test_shop" name="test_ft_01_adds" time="1.0"/>
+<testcase classname="test_shop" name="test_ft_01_adds[chromium]" time="1.0"/>
 <testcase classname="test_shop" name="test_cs_01_refuses" time="1.0">
   <failure message="AssertionError: Locator expected to contain text 'invalid'">...</failure></testcase>
 <testcase classname="test_shop" name="test_ix_01_moves" time="1.0">
