@@ -4,6 +4,7 @@ For each tester, a run over the bundled apps is made (or reused with ``--reuse``
 
     webtester bench bundled --tester baseline --trace off --out OUT/baseline/run
     webtester bench bundled --mode oracle --model scripted:smoke --trace off --out OUT/scripted/run
+    webtester bench bundled --model scripted:portfolio_site --only portfolio_site --trace off --out ...
 
 exported with ``webtester export RUN --out OUT/<tester>/suite --force``, and the suite is run with ``pytest``
 twice: against the build the run tested (``shipped``) and against the bundled clean build
@@ -17,8 +18,9 @@ twice: against the build the run tested (``shipped``) and against the bundled cl
   turns them green); of the tests of pass verdicts, the share still passing.
 
 The scripted tester runs the shipped ``smoke`` script (one small check on any app, in oracle mode on the
-bundled gold checklists): its verdicts are a script's, not a model's; it measures the export path of the LLM
-tester's recorded steps. Exit code 0 unless a command failed to run.
+bundled gold checklists), and ``scripted-portfolio`` the shipped ``portfolio_site`` script on its app (its
+two items, one of them a Fail on the shipped build): their verdicts are a script's, not a model's; they
+measure the export path of the LLM tester's recorded steps. Exit code 0 unless a command failed to run.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from typing import Any
 TESTERS: dict[str, list[str]] = {
     "baseline": ["--tester", "baseline"],
     "scripted": ["--mode", "oracle", "--model", "scripted:smoke"],
+    "scripted-portfolio": ["--model", "scripted:portfolio_site", "--only", "portfolio_site"],
 }
 UI_CHANGED = "UIChanged"
 
@@ -127,10 +130,12 @@ def _run(command: list[str], *, env: Mapping[str, str] | None = None, cwd: Path 
     return time.monotonic() - started
 
 
-def _suite_outcomes(suite: Path, name: str, env: Mapping[str, str], *, again: bool = True) -> dict[str, str]:
+def _suite_outcomes(suite: Path, name: str, env: Mapping[str, str], *, again: bool = True,
+                    workers: int = 2) -> dict[str, str]:
     report = suite / f"{name}.xml"
     if again or not report.is_file():
-        _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "120",
+        parallel = ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []  # a file shares its app
+        _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "120", *parallel,
               f"--junitxml={report}"], env=env, cwd=suite)
     return junit_outcomes(report.read_text(encoding="utf-8"))
 
@@ -149,8 +154,8 @@ def measure(tester: str, out: Path, *, reuse: Path | None, workers: int, replay:
         _run([*webtester, "export", str(run_dir), "--out", str(suite), "--force"])
     tests: dict[str, Any] = json.loads((suite / "export.json").read_text(encoding="utf-8"))["tests"]
     started = time.monotonic()
-    shipped = _suite_outcomes(suite, "shipped", {}, again=replay)
-    clean = _suite_outcomes(suite, "clean", {"WEBTESTER_BUILD": "clean"}, again=replay)
+    shipped = _suite_outcomes(suite, "shipped", {}, again=replay, workers=workers)
+    clean = _suite_outcomes(suite, "clean", {"WEBTESTER_BUILD": "clean"}, again=replay, workers=workers)
     print(f"[{tester}] suite: {len(tests)} tests, two runs in {time.monotonic() - started:.0f} s", flush=True)
     items, checked = run_counts(run_dir)
     return faithfulness(tests, shipped, clean, items=items, checked=checked)
@@ -162,9 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--testers", default=",".join(TESTERS), help="comma-separated: " + ", ".join(TESTERS))
     parser.add_argument("--reuse", action="append", default=[], metavar="TESTER=RUN_DIR",
                         help="export an existing run folder instead of making a new run")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="instances run at once, and pytest workers of a suite")
     parser.add_argument("--no-replay", action="store_true",
-                        help="with --reuse: read the JUnit reports the suites' last replay left in --out")
+                        help="for the --reuse testers: read the JUnit reports their suites' last replay left in --out")
     args = parser.parse_args(argv)
     reuse = dict(r.split("=", 1) for r in args.reuse)
     figures = {}
@@ -172,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         if tester not in TESTERS:
             parser.error(f"unknown tester {tester!r} (known: {', '.join(TESTERS)})")
         figures[tester] = measure(tester, args.out, reuse=Path(reuse[tester]) if tester in reuse else None,
-                                  workers=args.workers, replay=not args.no_replay)
+                                  workers=args.workers, replay=not (args.no_replay and tester in reuse))
     print("\nExport faithfulness on the 14 bundled apps (shipped builds; clean builds for the fixes)")
     for tester, figure in figures.items():
         print(f"{tester}:")
