@@ -132,7 +132,8 @@ def test_a_dev_server_killed_mid_run_is_restarted_and_one_that_stays_down_is_rep
         app._proc.wait(timeout=10)
         assert "exited with code" in app.check()
         url = app.ensure_healthy()  # restarted once
-        assert app.restarts == 1 and answers(url) and app.check() is None
+        # the restarted dev server's first answer may be slow on a loaded machine: as long as its health check
+        assert app.restarts == 1 and answers(url, timeout=5.0) and app.check() is None
         assert "restarting the dev server" in app.log_tail(100)
 
         # now it cannot come back: the config is broken, and the server is killed again
