@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from webtester.browser.code_actions import relative_url
 from webtester.browser.locators import Reusable, action_record, element_reusable, recording
@@ -44,12 +43,6 @@ def stable_line(lines: list[str], pattern: re.Pattern[str] | None = None) -> str
 def css(selector: str) -> Reusable:
     """A query by CSS (Playwright's, with ``:visible`` and ``:has-text()``)."""
     return Reusable({"css": selector})
-
-
-def origin_of(url: str) -> str:
-    """``scheme://host:port`` of ``url``."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
 
 
 @dataclass

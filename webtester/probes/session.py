@@ -11,12 +11,13 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from webtester.browser.confinement import origin_of
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import PageUnresponsive, evaluate, navigate, watchdog_of
 from webtester.models import ActionRecord
 from webtester.probes.findings import Finding, ProbeLog, ScreenshotTaker
 from webtester.probes.interactive import PageState, page_state
-from webtester.probes.journal import Journal, origin_of
+from webtester.probes.journal import Journal
 
 ERROR_WORDS = re.compile(
     r"\b(required|invalid|please|must|error|cannot|can't|not allowed|enter an?|is not|too (?:long|short)|at least|"
