@@ -313,6 +313,9 @@ class Summary(BaseModel):
     by_category: dict[Category, Figures]
     diagnosis: StageSummary | None = Field(
         default=None, description="reach / trigger / detect counts per dimension (webtester.eval.stages)")
+    unplaced: dict[str, list[str]] = Field(
+        default_factory=dict, description="instance index -> ids of predicted items the judge could not place (left unmatched)")
+    judge_notes: list[str] = Field(default_factory=list, description="what the judge could not do, one line each")
     instances: list[InstanceScore] = Field(default_factory=list)
 
 

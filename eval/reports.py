@@ -145,6 +145,11 @@ def notes(summary: Summary) -> list[str]:
                      "stages all held counts under Detect as misjudged.")
     if summary.missing:
         lines.append(f"Without results: {', '.join(summary.missing)}.")
+    if summary.unplaced:
+        count = sum(len(ids) for ids in summary.unplaced.values())
+        lines.append(f"Left unmatched because the judge gave no valid answer for them: {count} predicted items in "
+                     f"{len(summary.unplaced)} instances (counted as unmatched; scored again when rescored).")
+    lines += [f"Judge: {note}." for note in summary.judge_notes]
     return lines
 
 
@@ -197,7 +202,9 @@ def match_records(summary: Summary, matches: dict[str, list[int | None]], predic
     records = []
     for index, m in matches.items():
         items = predictions[index].items if predictions else []
-        pairs = [MatchedPair(pred_id=it.id, description=it.description, gold_id=g) for it, g in zip(items, m)]
+        left = set(summary.unplaced.get(index, []))
+        pairs = [MatchedPair(pred_id=it.id, description=it.description, gold_id=g, unplaced=it.id in left)
+                 for it, g in zip(items, m)]
         records.append(MatchRecord(index=index, judge=summary.judge, matches=pairs))
     return records
 

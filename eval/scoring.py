@@ -101,8 +101,10 @@ class ScoredRun:
 
 
 def _reusable(old: MatchRecord | None, judge_key: dict[str, Any], items: list[TestItem]) -> Matches | None:
-    """The matches of an earlier scoring when the same judge matched the same predicted items."""
-    if old is None or old.judge != judge_key:
+    """The matches of an earlier scoring when the same judge matched the same predicted items and placed every one."""
+    if old is None or {k: v for k, v in old.judge.items() if k != "observed"} != judge_key:
+        return None
+    if any(m.unplaced for m in old.matches):
         return None
     if [(m.pred_id, m.description) for m in old.matches] != [(it.id, it.description) for it in items]:
         return None
@@ -123,12 +125,13 @@ def score_predictions(
     ``previous`` (index -> a ``matches.jsonl`` record, see :func:`webtester.runfolder.read_matches`) lets an
     instance reuse the matches of an earlier scoring when the judge (name, model,
     prompt version, threshold) and the predicted items are the same, so rescoring
-    costs no model calls. The summary's ``diagnosis`` holds the reach / trigger / detect counts
+    costs no model calls (not when the judge left some of its items unplaced). The summary's
+    ``unplaced`` and ``judge_notes`` say which items the judge could not place. Its ``diagnosis`` holds the reach / trigger / detect counts
     (:mod:`webtester.eval.stages`)."""
     todo = [(inst, predictions[inst.index]) for inst in instances
             if inst.index in predictions and predictions[inst.index].status != "missing"]
     matched: dict[str, Matches] = {}
-    judge_key = judge.info.model_dump(mode="json")
+    judge_key = judge.info.identity()
     for inst, p in todo:
         reused = _reusable((previous or {}).get(inst.index), judge_key, p.items)
         if reused is not None:
@@ -147,6 +150,8 @@ def score_predictions(
         scores.append(score_instance(inst, pred.items, pred.verdicts, m, status=pred.status, reason=pred.reason))
     summary = aggregate(scores, instances, judge=judge.info.model_dump(), bootstrap=bootstrap, seed=seed)
     summary.diagnosis = stage_summary(instances, predictions, matches)
+    summary.unplaced = judge.unplaced_items()
+    summary.judge_notes = judge.judge_notes()
     return ScoredRun(summary, predictions, matches)
 
 

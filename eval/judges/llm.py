@@ -6,7 +6,15 @@ matches; keep the predicted order. Long predicted checklists are sent in
 batches (each batch sees every gold item), so nothing is truncated. Every id
 the model returns is validated; an invalid or unparsable answer is retried a
 bounded number of times with the problem stated (the shared loop of
-:mod:`webtester.llm.structured`), then a ``JudgeError`` names it.
+:mod:`webtester.llm.structured`). When no answer is valid within the bound, the
+valid entries of the most complete answer are kept and the other items of the
+batch are left unmatched: they are listed by ``unplaced_items()`` and
+``judge_notes()`` (and so in the score's ``judge_notes``), never silently
+dropped. A model call that fails after the client's retries is a ``JudgeError``.
+
+``info.observed`` records what the endpoint showed: the model name its server
+reports and the structured-output method that worked (see
+:mod:`webtester.llm.compat`).
 
 The judge is configured by ``Settings.judge`` and gets its chat model from the
 same factory as the testers (:func:`webtester.llm.factory.chat_model_for`), so
@@ -24,6 +32,7 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, Field
 
 from webtester.eval.judges.base import Judge, JudgeError, JudgeInfo, Matches
+from webtester.llm.compat import endpoint_memory
 from webtester.llm.conversation import CHANNEL_KEY, CHECKLIST_CHANNEL
 from webtester.llm.factory import ModelSpec, chat_model_for
 from webtester.llm.structured import Reply, ReplyRejected, StructuredOutputError, ask_structured
@@ -106,6 +115,8 @@ class LLMJudge(Judge):
                      "method": self.options.method, "temperature": settings.temperature},
         )
         self.cost = Cost()  # model calls and tokens of every request so far
+        self._unplaced: dict[str, list[str]] = {}  # index -> ids of the predicted items left unmatched
+        self._notes: list[str] = []  # one line per batch whose items could not all be placed
         self._config: RunnableConfig = {"metadata": {CHANNEL_KEY: CHECKLIST_CHANNEL}}
 
     def match(self, instance: Instance, predicted: Sequence[TestItem]) -> Matches:
@@ -125,13 +136,17 @@ class LLMJudge(Judge):
 
     def _match_batch(self, instance: Instance, labels: Sequence[str], items: Sequence[TestItem]) -> Matches:
         gold_ids = {g.id for g in instance.checklist}
+        best: dict[str, int | None] = {}  # the valid part of the most complete rejected answer
 
         def check(reply: Reply) -> dict[str, int | None]:
+            nonlocal best
             if not isinstance(reply.parsed, MatchAnswer) or reply.parsing_error is not None:
                 why = reply.parsing_error or "no structured output"
                 raise ReplyRejected(f"the answer could not be parsed as the required structure ({why})")
             mapping, problem = validate_answer(reply.parsed, labels, gold_ids)
             if mapping is None:
+                valid = valid_entries(reply.parsed, labels, gold_ids)
+                best = valid if len(valid) > len(best) else best
                 raise ReplyRejected(problem)
             return mapping
 
@@ -143,20 +158,57 @@ class LLMJudge(Judge):
             )
         except StructuredOutputError as exc:
             self.cost += exc.cost
-            raise JudgeError(
-                f"{instance.index}: the judge gave no valid matching for items {labels[0]}..{labels[-1]} "
-                f"after {exc.attempts} attempts; last problem: {exc.problem}"
-            ) from None
+            self._observe()
+            left = [lab for lab in labels if lab not in best]
+            self._unplaced.setdefault(instance.index, []).extend(it.id for lab, it in zip(labels, items) if lab not in best)
+            self._notes.append(
+                f"{instance.index}: {len(left)} of {len(labels)} items ({_span(left)}) left unmatched: the judge gave "
+                f"no valid answer for them after {exc.attempts} attempts (last problem: {exc.problem})"
+            )
+            return [best.get(lab) for lab in labels]
         except Exception as exc:  # transport errors after the client's own retries
             raise JudgeError(f"{instance.index}: the judge model call failed: {type(exc).__name__}: {exc}") from exc
         self.cost += answer.cost
+        self._observe()
         return [answer.value[lab] for lab in labels]
+
+    def unplaced_items(self) -> dict[str, list[str]]:
+        return {index: list(ids) for index, ids in self._unplaced.items()}
+
+    def judge_notes(self) -> list[str]:
+        return list(self._notes)
+
+    def _observe(self) -> None:
+        """Record what the endpoint showed: the model name it reports and the structured-output method that worked."""
+        memory = endpoint_memory(self.chat_model)
+        if memory is None:
+            return
+        if memory.reported_model:
+            self.info.observed["reported_model"] = memory.reported_model
+        if memory.structured_method:
+            self.info.observed["method"] = memory.structured_method
+
+
+def _span(labels: Sequence[str]) -> str:
+    return ", ".join(labels) if len(labels) <= 4 else f"{labels[0]}..{labels[-1]}"
 
 
 def repair_prompt(problem: str, labels: Sequence[str]) -> str:
     """What the model is told after a rejected answer."""
     return (f"Your previous answer was rejected: {problem}. Answer again, following the rules, "
             f"with exactly one entry for each of: {', '.join(labels)}.")
+
+
+def valid_entries(answer: MatchAnswer, labels: Sequence[str], gold_ids: set[int]) -> dict[str, int | None]:
+    """The entries of a rejected answer that are usable on their own: a known pred_id answered once,
+    with a gold id of the instance or null."""
+    counts: dict[str, int] = {}
+    for m in answer.matches:
+        counts[m.pred_id.strip()] = counts.get(m.pred_id.strip(), 0) + 1
+    wanted = set(labels)
+    return {m.pred_id.strip(): m.gold_id for m in answer.matches
+            if m.pred_id.strip() in wanted and counts[m.pred_id.strip()] == 1
+            and (m.gold_id is None or m.gold_id in gold_ids)}
 
 
 def validate_answer(answer: MatchAnswer, labels: Sequence[str], gold_ids: set[int]) -> tuple[dict[str, int | None] | None, str]:

@@ -107,19 +107,29 @@ def test_llm_judge_retries_malformed_and_invalid_answers_then_succeeds():
     assert judge.cost.model_calls == 4
 
 
-def test_llm_judge_gives_up_with_a_clear_error_after_bounded_attempts():
-    model = scripted([answer([("P1", 99)])] * 2 + [answer([("P1", 1)])])
+def test_llm_judge_leaves_items_it_cannot_place_unmatched_and_says_so_after_bounded_attempts():
+    # P2's gold id is never valid and P3 is never answered; the most complete answer's valid entries are kept
+    model = scripted([answer([("P1", 99), ("P2", 99)]), answer([("P1", 2), ("P2", 77)]), answer([("P1", 1)])])
     judge = judge_with(model, max_attempts=2)
-    with pytest.raises(JudgeError, match=r"J1: .*after 2 attempts.*gold_id 99 for P1 is not a gold item id"):
-        judge.match(GOLD, items(1))
+    assert judge.match(GOLD, items(3)) == [2, None, None]
     assert judge.cost.model_calls == 2
+    assert judge.unplaced_items() == {"J1": ["FT-02", "FT-03"]}
+    [note] = judge.judge_notes()
+    assert note.startswith("J1: 2 of 3 items (P2, P3) left unmatched") and "after 2 attempts" in note
+    assert "gold_id 77 for P2 is not a gold item id" in note
 
 
-def test_llm_judge_rejects_duplicate_answers():
+def test_llm_judge_does_not_keep_a_twice_answered_item():
     model = scripted([answer([("P1", 1), ("P1", 2)])])
     judge = judge_with(model, max_attempts=1)
-    with pytest.raises(JudgeError, match="answered twice"):
-        judge.match(GOLD, items(1))
+    assert judge.match(GOLD, items(1)) == [None]
+    assert "answered twice" in judge.judge_notes()[0]
+
+
+def test_llm_judge_model_call_failure_is_a_judge_error():
+    model = scripted([{"raise": "boom"}])
+    with pytest.raises(JudgeError, match="the judge model call failed"):
+        judge_with(model).match(GOLD, items(1))
 
 
 def test_llm_judge_batches_long_checklists_without_truncation():
@@ -169,3 +179,17 @@ def test_repair_prompt_names_the_problem_and_every_label():
 
     text = repair_prompt("gold_id 99 for P1 is not a gold item id", ["P1", "P2"])
     assert "gold_id 99" in text and "P1, P2" in text
+
+
+def test_llm_judge_records_the_model_its_server_reports_and_the_method_that_worked():
+    from webtester.llm.stub_server import StubServer
+
+    script = Script.build({"checklist": [answer([("P1", 1)])]})
+    with StubServer(script, strict=True, reported_model="served-model.gguf") as server:
+        settings = Settings(base_url=server.url, judge={"model": "configured-name", "method": "json_schema"})
+        judge = get_judge("llm", settings)
+        assert judge.match(GOLD, items(1)) == [1]
+    assert judge.info.model == "configured-name"
+    assert judge.info.observed == {"reported_model": "served-model.gguf", "method": "function_calling"}
+    assert "server reports served-model.gguf" in judge.info.label()
+    assert "observed" not in judge.info.identity()  # what the server showed does not change the judge's identity

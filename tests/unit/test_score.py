@@ -170,3 +170,32 @@ def test_rescoring_reuses_the_matches_of_the_same_llm_judge(tmp_path, gold):
     other = LLMJudge(settings, ScriptedChatModel(script=Script.build({"checklist": [{"raise": "called"}]})), model_name="judge-y")
     with pytest.raises(Exception, match="called"):  # another model: the old matches do not apply
         score_run_full(tmp_path, [inst], other, bootstrap=0, previous=read_matches(tmp_path / "scores"))
+
+
+def test_items_the_llm_judge_cannot_place_are_reported_and_matched_again_when_rescored(tmp_path, gold):
+    from webtester.eval.judges.llm import LLMJudge
+    from webtester.llm.scripted import Script, ScriptedChatModel
+    from webtester.settings import Settings
+
+    inst = gold[0]
+    write_run(tmp_path, [inst])
+    n = len(inst.checklist)
+    good = [{"pred_id": f"P{j + 1}", "gold_id": g.id} for j, g in enumerate(inst.checklist)]
+    bad = {"structured": {"matches": [*good[:-1], {"pred_id": f"P{n}", "gold_id": 10**9}]}}  # last id invalid
+    settings = Settings(judge={"batch_size": n, "max_attempts": 2})
+    first = LLMJudge(settings, ScriptedChatModel(script=Script.build({"checklist": [bad, bad]})), model_name="judge-x")
+    scored = score_run_full(tmp_path, [inst], first, bootstrap=0)
+    last = oracle_items(inst)[-1].id
+    assert scored.summary.unplaced == {inst.index: [last]}
+    assert scored.matches[inst.index][-1] is None and scored.matches[inst.index][:-1] == [g.id for g in inst.checklist[:-1]]
+    out = tmp_path / "scores"
+    write_reports(scored.summary, out, matches=scored.matches, predictions=scored.predictions)
+    summary_md = (out / "summary.md").read_text()
+    assert "1 predicted items in 1 instances" in summary_md and "left unmatched" in summary_md
+    [record] = read_matches(out).values()
+    assert [m.unplaced for m in record.matches] == [False] * (n - 1) + [True]
+
+    fixed = LLMJudge(settings, ScriptedChatModel(script=Script.build({"checklist": [{"structured": {"matches": good}}]})),
+                     model_name="judge-x")
+    again = score_run_full(tmp_path, [inst], fixed, bootstrap=0, previous=read_matches(out))
+    assert again.summary.unplaced == {} and again.summary.overall.f1 == 1.0  # asked again, not reused
