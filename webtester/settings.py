@@ -52,6 +52,12 @@ ENV_VARS: dict[str, str] = {
     "instance_time_limit": "WEBTESTER_INSTANCE_TIME_LIMIT",
     "model_timeout": "WEBTESTER_MODEL_TIMEOUT",
     "model_retries": "WEBTESTER_MODEL_RETRIES",
+    "checklist_timeout": "WEBTESTER_CHECKLIST_TIMEOUT",
+    "detection_timeout": "WEBTESTER_DETECTION_TIMEOUT",
+    "judge.timeout": "WEBTESTER_JUDGE_TIMEOUT",
+    "checklist_retries": "WEBTESTER_CHECKLIST_RETRIES",
+    "detection_retries": "WEBTESTER_DETECTION_RETRIES",
+    "judge.retries": "WEBTESTER_JUDGE_RETRIES",
     "checklist_max_tokens": "WEBTESTER_CHECKLIST_MAX_TOKENS",
     "detection_max_tokens": "WEBTESTER_DETECTION_MAX_TOKENS",
     "judge.max_tokens": "WEBTESTER_JUDGE_MAX_TOKENS",
@@ -66,6 +72,27 @@ FLAT_JUDGE_NAMES: dict[str, str] = {"judge_model": "model", "judge_base_url": "b
 #: and validates back into ``Settings`` (secrets then come from the environment again).
 SECRETS: dict[str, Any] = {"api_key": True, "judge": {"api_key": True}}
 _SECRET_PATHS = ("api_key", "judge.api_key")
+
+
+#: seconds per model request when none is set: a cloud endpoint, and one on this machine (a CPU model is slow)
+CLOUD_TIMEOUT = 120.0
+LOCAL_TIMEOUT = 600.0
+
+
+def is_local_endpoint(base_url: str | None) -> bool:
+    """True when ``base_url`` names this machine (localhost, a loopback address, 0.0.0.0)."""
+    if not base_url:
+        return False
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(base_url).hostname or "").lower()
+    if host in ("localhost", "0.0.0.0") or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class SettingsError(InputError):
@@ -88,6 +115,10 @@ class JudgeSettings(BaseModel):
         default="function_calling", description="how the structured answer is requested",
     )
     max_tokens: int = Field(default=2048, ge=1, description="most tokens one judge reply may generate")
+    timeout: float | None = Field(default=None, gt=0, description="seconds one judge request may take (default: "
+                                  "model_timeout)")
+    retries: int | None = Field(default=None, ge=0, le=10, description="retries of a failed judge request (default: "
+                                "model_retries)")
 
 
 class Settings(BaseModel):
@@ -126,8 +157,20 @@ class Settings(BaseModel):
         default=3600.0, gt=0,
         description="wall-clock seconds one instance may take; items not reached in time are recorded as errors",
     )
-    model_timeout: float = Field(default=120.0, gt=0, description="seconds one model request may take")
-    model_retries: int = Field(default=2, ge=0, le=10, description="retries of a failed model request")
+    model_timeout: float = Field(
+        default=CLOUD_TIMEOUT, gt=0, description=f"seconds one model request may take (when not set: {CLOUD_TIMEOUT:g}, "
+        f"or {LOCAL_TIMEOUT:g} for an endpoint on this machine, which a CPU model may need)",
+    )
+    model_retries: int = Field(default=2, ge=0, le=10, description="retries of a failed model request (timeouts, "
+                               "429 and 5xx answers), with exponential backoff")
+    checklist_timeout: float | None = Field(default=None, gt=0, description="seconds one checklist request may take "
+                                            "(default: model_timeout)")
+    detection_timeout: float | None = Field(default=None, gt=0, description="seconds one detection step's request may "
+                                            "take (default: model_timeout)")
+    checklist_retries: int | None = Field(default=None, ge=0, le=10, description="retries of a failed checklist "
+                                          "request (default: model_retries)")
+    detection_retries: int | None = Field(default=None, ge=0, le=10, description="retries of a failed detection "
+                                          "request (default: model_retries)")
     checklist_max_tokens: int = Field(default=4096, ge=1, description="most tokens one checklist reply may generate")
     detection_max_tokens: int = Field(default=1024, ge=1, description="most tokens one detection step may generate")
     context_window: int | None = Field(
@@ -162,6 +205,25 @@ class Settings(BaseModel):
         self.stage_model(stage)  # validates the stage name
         own = {"checklist": self.checklist_max_tokens, "detection": self.detection_max_tokens, "judge": self.judge.max_tokens}
         return own[stage]
+
+    def request_timeout(self, stage: Stage) -> float:
+        """Seconds one request of ``stage`` may take: the stage's own timeout, else ``model_timeout``; when neither
+        is set, :data:`LOCAL_TIMEOUT` for an endpoint on this machine (a CPU model) and :data:`CLOUD_TIMEOUT` otherwise."""
+        own = {"checklist": self.checklist_timeout, "detection": self.detection_timeout, "judge": self.judge.timeout}
+        if own.get(stage) is not None:
+            return float(own[stage])  # type: ignore[arg-type]
+        if "model_timeout" in self.model_fields_set:
+            return self.model_timeout
+        base_url, _ = self.endpoint(stage)
+        return LOCAL_TIMEOUT if is_local_endpoint(base_url) else self.model_timeout
+
+    def request_retries(self, stage: Stage) -> int:
+        """Retries of a failed request of ``stage``: the stage's own count, else ``model_retries``."""
+        own = {"checklist": self.checklist_retries, "detection": self.detection_retries, "judge": self.judge.retries}
+        if stage not in own:
+            raise ValueError(f"unknown stage {stage!r}")
+        value = own[stage]
+        return self.model_retries if value is None else value
 
     def endpoint(self, stage: Stage) -> tuple[str | None, SecretStr | None]:
         """``(base_url, api_key)`` a stage talks to.

@@ -111,6 +111,8 @@ def test_a_rejected_json_schema_falls_back_to_function_calling_and_is_remembered
     assert first.value.items[0].description == "Add a task" and again.value.items[0].description == "Add a task"
     assert first.cost.model_calls == 2 and again.cost.model_calls == 1  # the refused call is counted
     assert endpoint_memory(model).structured_method == "function_calling"
+    seen = endpoint_memory(model).capabilities()
+    assert seen["refused"] == ["json_schema"] and seen["structured_method"] == "function_calling"
 
 
 def test_json_in_text_is_validated_against_the_schema():
@@ -222,3 +224,56 @@ def test_trimming_keeps_the_opening_and_the_latest_observation():
     assert trimmed[0] == messages[0] and trimmed[-1] == messages[-1] and saved >= 1200
     assert trimmed[3].content.startswith("[trimmed") and "Test item id: FT-01" in trimmed[1].content
     assert "[trimmed" in trimmed[1].content and len(trimmed) == len(messages)
+
+
+def test_what_the_endpoint_showed_is_recorded_in_the_manifest(tmp_path):
+    script = Script.build({"checklist": [{"structured": {"items": [ENTRY]}}],
+                           "items": {"FT-01": [{"verdict": {"status": "pass"}}]}})
+    with StubServer(script, strict=True) as server:
+        settings = settings_for(server, checklist_timeout=45, detection_retries=1)
+        tester = LLMTester.from_settings(settings)
+        tester.start_instance("todo", tmp_path / "todo")
+        tester.generate_checklist("A todo app", "http://127.0.0.1:1/", 5)
+        detect(tester.detection_model)
+    seen = manifest_run_fields(tester, "e2e", settings)["tester_info"]["endpoints"]
+    checklist, detection = seen["checklist"], seen["detection"]
+    assert "refused" not in checklist and "structured_method" not in checklist  # function calling, as asked
+    assert checklist["reported_model"] == detection["reported_model"] == STRICT_MODEL
+    assert checklist["replies"] == 1 and checklist["usage_reported"] is True and checklist["first_reply_seconds"] >= 0
+    assert detection["tool_calls"] is True and "refused" not in detection
+    assert (checklist["timeout"], checklist["max_retries"]) == (45, 0)
+    assert (detection["timeout"], detection["max_retries"]) == (30, 1)
+
+
+def test_a_slow_server_completes_with_the_configured_timeout_and_a_too_short_one_fails_after_its_retries():
+    slow = {"delay": 2.5, "structured": {"items": [ENTRY]}}
+    with StubServer(Script.build({"checklist": [slow]})) as server:
+        short = chat_model_for(settings_for(server, checklist_timeout=0.8), "checklist", "stub-model")
+        with pytest.raises(Exception, match="(?i)timed? ?out"):
+            generate_checklist(short, "A todo app", "http://127.0.0.1:1/", 5)
+        assert len(server.requests) == 1  # model_retries=0: one request
+        patient = chat_model_for(settings_for(server, checklist_timeout=20), "checklist", "stub-model")
+        checklist = generate_checklist(patient, "A todo app", "http://127.0.0.1:1/", 5)
+    assert [i.id for i in checklist.items] == ["FT-01"]
+
+
+def test_a_slow_first_answer_is_got_past_by_a_retry():
+    slow_once = {"delay": 3, "delay_times": 1, "structured": {"items": [ENTRY]}}
+    with StubServer(Script.build({"checklist": [slow_once]})) as server:
+        model = chat_model_for(settings_for(server, checklist_timeout=1, checklist_retries=1), "checklist", "stub-model")
+        checklist = generate_checklist(model, "A todo app", "http://127.0.0.1:1/", 5)
+        requests = len(server.requests)
+    assert [i.id for i in checklist.items] == ["FT-01"] and requests == 2
+
+
+def test_request_timeouts_and_retries_per_stage_with_defaults_for_local_endpoints():
+    env = {"WEBTESTER_DETECTION_TIMEOUT": "900", "WEBTESTER_JUDGE_RETRIES": "5", "OPENAI_BASE_URL": "https://api.example.com/v1"}
+    settings = load_settings(environ=env)
+    assert settings.request_timeout("detection") == 900 and settings.request_timeout("checklist") == 120
+    assert settings.request_retries("judge") == 5 and settings.request_retries("checklist") == 2
+    local = load_settings(environ={"OPENAI_BASE_URL": "http://127.0.0.1:8080/v1"})
+    assert local.request_timeout("checklist") == 600  # a CPU model on this machine gets longer by default
+    assert load_settings(environ={"OPENAI_BASE_URL": "http://localhost:11434/v1", "WEBTESTER_MODEL_TIMEOUT": "60"}
+                         ).request_timeout("judge") == 60  # set explicitly: kept
+    judge_elsewhere = Settings(base_url="http://127.0.0.1:1/v1", judge={"base_url": "https://judge.example.com/v1"})
+    assert judge_elsewhere.request_timeout("judge") == 120 and judge_elsewhere.request_timeout("detection") == 600

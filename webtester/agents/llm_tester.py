@@ -19,7 +19,14 @@ from webtester.agents.detection import run_detection
 from webtester.agents.verdict import VerdictDesk
 from webtester.browser.tools import make_browser_tools
 from webtester.llm.conversation import CHANNEL_KEY, CHECKLIST_CHANNEL
-from webtester.llm.factory import ModelSpec, make_chat_model, openai_options, replay_path, reported_models
+from webtester.llm.factory import (
+    ModelSpec,
+    endpoint_capabilities,
+    make_chat_model,
+    openai_options,
+    replay_path,
+    reported_models,
+)
 from webtester.llm.recording import ExchangeRecorder, replay_model
 from webtester.models import TestItem, Verdict
 from webtester.probes.tool import make_probe_tool
@@ -95,13 +102,14 @@ class LLMTester:
     # -- Tester interface -------------------------------------------------
 
     def describe(self) -> dict[str, Any]:
-        models, notes = reported_models(
-            self.models, {"checklist": self.checklist_model, "detection": self.detection_model},
-        )
+        stages = {"checklist": self.checklist_model, "detection": self.detection_model}
+        models, notes = reported_models(self.models, stages)
+        endpoints = endpoint_capabilities(stages)
         return {
             "tester": self.name,
             "models": models,
             **({"configured_models": self.models, "model_notes": notes} if notes else {}),
+            **({"endpoints": endpoints} if endpoints else {}),
             "prompts": [load_prompt(p).record() for p in PROMPTS],
             "scripted": self.name == "scripted",
             "replayed": self.replay_from is not None,

@@ -13,15 +13,17 @@
   that fails with a context-length error is trimmed and retried once.
 
 What it learns of the endpoint (the window, the token ratio, the structured-output method that works,
-the model name the server reports) is kept in :attr:`CompatChatOpenAI.endpoint_memory` for the rest of
-the run. A reply whose request was trimmed says so in ``response_metadata["context_trimmed"]``.
+the model name the server reports, whether replies carry token counts and tool calls, how long the first
+reply took) is kept in :attr:`CompatChatOpenAI.endpoint_memory` for the rest of the run; its
+:meth:`EndpointMemory.capabilities` is what the run's manifest records of the endpoint. A reply whose request was trimmed says so in ``response_metadata["context_trimmed"]``.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -46,6 +48,30 @@ class EndpointMemory:
     structured_method: str | None = None  # the structured-output method that worked after a fallback
     reported_model: str | None = None  # the model name the server reports in its replies
     max_completion_tokens: bool = False  # the endpoint wants the reply limit as max_completion_tokens
+    refused: list[str] = field(default_factory=list)  # request features the server refused (structured-output methods)
+    replies: int = 0  # replies received
+    first_reply_seconds: float | None = None  # how long the first request took
+    usage_reported: bool | None = None  # the replies carry token counts
+    tool_calls_seen: bool = False  # a reply to a request with tools held tool calls
+    trimmed_requests: int = 0  # requests trimmed to fit the context window
+
+    def capabilities(self) -> dict[str, Any]:
+        """What the endpoint has shown so far, for the run's manifest (only what was observed)."""
+        seen: dict[str, Any] = {
+            "replies": self.replies,
+            "reply_limit_parameter": "max_completion_tokens" if self.max_completion_tokens else "max_tokens",
+        }
+        optional = {"reported_model": self.reported_model, "first_reply_seconds": self.first_reply_seconds,
+                    "usage_reported": self.usage_reported, "structured_method": self.structured_method,
+                    "context_window": self.context_window}
+        seen.update({k: v for k, v in optional.items() if v is not None})
+        if self.tool_calls_seen:
+            seen["tool_calls"] = True
+        if self.refused:
+            seen["refused"] = list(self.refused)
+        if self.trimmed_requests:
+            seen["trimmed_requests"] = self.trimmed_requests
+        return seen
 
 
 def endpoint_memory(model: Any) -> EndpointMemory | None:
@@ -82,6 +108,7 @@ class CompatChatOpenAI(ChatOpenAI):
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
         sent, options, note = self._fit(messages, kwargs)
+        started = time.monotonic()
         try:
             result = self._send(sent, stop, run_manager, options)
         except Exception as exc:
@@ -93,7 +120,7 @@ class CompatChatOpenAI(ChatOpenAI):
             if note is None or (retry == sent and retry_options == options):
                 raise  # nothing left to trim: the error stands
             result = self._send(retry, stop, run_manager, retry_options)
-        self._remember(result, note)
+        self._remember(result, note, tools=bool(kwargs.get("tools")), seconds=time.monotonic() - started)
         return result
 
     def _send(self, messages: list[BaseMessage], stop: list[str] | None, run_manager: CallbackManagerForLLMRun | None,
@@ -153,10 +180,19 @@ class CompatChatOpenAI(ChatOpenAI):
         window = overflow.window or math.floor((prompt or estimate * self._memory.token_ratio) * 3 / 4)
         self._memory.context_window = min(window, self._memory.context_window or window)
 
-    def _remember(self, result: ChatResult, note: str | None) -> None:
+    def _remember(self, result: ChatResult, note: str | None, *, tools: bool, seconds: float) -> None:
+        memory = self._memory
         reported = (result.llm_output or {}).get("model_name")
         if reported:
-            self._memory.reported_model = str(reported)
+            memory.reported_model = str(reported)
+        if memory.replies == 0:
+            memory.first_reply_seconds = round(seconds, 3)
+        memory.replies += 1
+        memory.trimmed_requests += bool(note)
         for generation in result.generations:
+            message = generation.message
+            usage = getattr(message, "usage_metadata", None)
+            memory.usage_reported = bool(usage) if memory.usage_reported is None else memory.usage_reported or bool(usage)
+            memory.tool_calls_seen |= tools and bool(getattr(message, "tool_calls", None))
             if note:
-                generation.message.response_metadata[TRIMMED_KEY] = note
+                message.response_metadata[TRIMMED_KEY] = note

@@ -2,8 +2,8 @@
 
 - ``NAME`` (or ``openai:NAME``): ``ChatOpenAI`` for any OpenAI-compatible endpoint
   (``base_url`` / ``OPENAI_BASE_URL``, ``api_key`` / ``OPENAI_API_KEY``), each request bounded by
-  ``Settings.model_timeout`` seconds and retried ``Settings.model_retries`` times by the client
-  (exponential backoff) on transient HTTP errors (429, 5xx, timeouts). Its key and the credentials of
+  the stage's timeout (``Settings.request_timeout``) and retried ``Settings.request_retries`` times by the
+  client (exponential backoff) on transient HTTP errors (429, 5xx, timeouts). Its key and the credentials of
   its base URL are registered for redaction (:mod:`webtester.redact`). The model is a
   :class:`~webtester.llm.compat.CompatChatOpenAI`: ``max_tokens`` per stage (``Settings.max_tokens``) on
   every request, never ``content: null``, requests fitted to the context window (``Settings.context_window``
@@ -108,7 +108,7 @@ def openai_options(settings: Settings, stage: Stage) -> dict[str, Any]:
     register_settings(settings)
     base_url, api_key = settings.endpoint(stage)
     return {"base_url": base_url, "api_key": api_key, "temperature": settings.temperature,
-            "timeout": settings.model_timeout, "max_retries": settings.model_retries,
+            "timeout": settings.request_timeout(stage), "max_retries": settings.request_retries(stage),
             "max_tokens": settings.max_tokens(stage), "context_window": settings.context_window}
 
 
@@ -129,6 +129,18 @@ def reported_models(configured: Mapping[str, str], models: Mapping[str, Any]) ->
             out[stage] = reported
             notes.append(f"{stage}: the server reported model {reported!r} for the configured {spec!r}")
     return out, notes
+
+
+def endpoint_capabilities(models: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Stage -> what its endpoint has shown so far (:meth:`EndpointMemory.capabilities`) with the request timeout
+    and retries the stage uses; stages whose model keeps no memory (scripted, replay) are left out."""
+    out: dict[str, dict[str, Any]] = {}
+    for stage, model in models.items():
+        memory = endpoint_memory(model)
+        if memory is not None:
+            out[stage] = {**memory.capabilities(), "timeout": getattr(model, "request_timeout", None),
+                          "max_retries": getattr(model, "max_retries", None)}
+    return out
 
 
 def replay_path(recording: str | Path, index: str) -> Path:

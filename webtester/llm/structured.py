@@ -170,9 +170,10 @@ def ask_structured(
             fallback = fallback_method(method, exc)
             if fallback is None:
                 raise ModelCallError(exc, cost + FAILED_CALL) from exc
-            cost, method = cost + FAILED_CALL, fallback
             if memory is not None:
-                memory.structured_method = method
+                memory.refused.append(method)
+                memory.structured_method = fallback
+            cost, method = cost + FAILED_CALL, fallback
             continue
         attempt += 1
         out: dict[str, Any] = result if isinstance(result, dict) else {"parsed": result}  # include_raw gives a dict

@@ -12,7 +12,8 @@ make sense here:
   ``"echo_auth": true`` appends the request's ``Authorization`` header to it (a
   faulty endpoint that echoes the API key it was given);
 - ``{"delay": 30}`` waits that many seconds before answering (an endpoint that
-  does not answer in time).
+  does not answer in time); with ``"delay_times": N`` only the first N requests at that
+  position wait (a slow first answer that a retry gets past).
 
 ``strict=True`` makes it behave like local servers with fewer features (as observed of
 llama-cpp-python's server): HTTP 500 with a validation message for a message whose
@@ -131,6 +132,7 @@ class StubServer:
         self.reported_model = reported_model or (STRICT_MODEL if strict else None)
         self.requests: list[dict[str, Any]] = []
         self._failures: Counter[tuple[str, int]] = Counter()
+        self._delays: Counter[tuple[str, int]] = Counter()
         self._lock = threading.Lock()
         server = self
 
@@ -176,8 +178,12 @@ class StubServer:
             script = self.script.channels.get(channel) or self.script.channels.get("*")
             spec = script.at(turn, channel) if script else None
             if isinstance(spec, dict) and "delay" in spec:
-                time.sleep(float(spec["delay"]))
-                spec = {k: v for k, v in spec.items() if k != "delay"}
+                with self._lock:
+                    self._delays[(channel, turn)] += 1
+                    delayed = "delay_times" not in spec or self._delays[(channel, turn)] <= int(spec["delay_times"])
+                if delayed:
+                    time.sleep(float(spec["delay"]))
+                spec = {k: v for k, v in spec.items() if k not in ("delay", "delay_times")}
             if isinstance(spec, dict) and "http_error" in spec:
                 with self._lock:
                     self._failures[(channel, turn)] += 1
