@@ -71,3 +71,17 @@ def test_result_md_and_report_show_clean_bug_text(tmp_path):
     assert junit.count("<skipped") == 1  # the item that was not checked
     # the recorded data keeps what was seen
     assert folder.read_result().verdicts[0].bug_report.actual.startswith("Seen at http://127.0.0.1:44955/")
+
+
+def test_bugs_md_of_a_failed_instance_says_it_failed_instead_of_reporting_no_failures(tmp_path):
+    folder = InstanceFolder(tmp_path, "recipes")
+    folder.write_result(InstanceResult(index="recipes", tester="llm:m", status="failed",
+                                       reason="checklist generation failed: no usable checklist after 3 attempts"))
+    text = (tmp_path / "recipes" / "bugs.md").read_text()
+    assert "No failures were recorded" not in text
+    assert "**The run of this instance failed:** checklist generation failed" in text
+    assert "No checklist was made: the app was not tested." in text
+    folder.write_result(InstanceResult(index="recipes", tester="llm:m", status="failed", reason="app stopped",
+                                       checklist=ITEMS, verdicts=VERDICTS[:1]))
+    text = (tmp_path / "recipes" / "bugs.md").read_text()
+    assert "3 of 4 items got no verdict" in text and "FT-01" in text

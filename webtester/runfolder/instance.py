@@ -107,7 +107,8 @@ class InstanceFolder:
             + (f"; instance failed: {result.reason}" if result.status == "failed" else ""),
         ]
         write_text(self.root / layout.RESULT_MD_FILE, "\n".join([title, "", *preamble, rest]))
-        write_text(self.root / layout.BUGS_FILE, render_bug_reports(self.index, result.checklist, result.verdicts))
+        write_text(self.root / layout.BUGS_FILE, render_bug_reports(
+            self.index, result.checklist, result.verdicts, failure=result.reason if result.status == "failed" else None))
         write_json(self.result_path, {**result.model_dump(mode="json"), "replayed": replayed})
 
     def write_bare_result(self, result: InstanceResult) -> None:

@@ -31,9 +31,10 @@ def is_not_checked(verdict: Verdict) -> bool:
     return verdict.status is Status.error and verdict.evidence.notes.lstrip().lower().startswith("not checked")
 
 
-def render_bug_reports(index: str, items: list[TestItem], verdicts: list[Verdict]) -> str:
+def render_bug_reports(index: str, items: list[TestItem], verdicts: list[Verdict], *, failure: str | None = None) -> str:
     """Markdown of an instance's problems: the bug reports (Fail verdicts) with screenshots, trace, console errors
-    and the steps taken; then the items that could not be executed; then, one line each, the items not checked."""
+    and the steps taken; then the items that could not be executed; then, one line each, the items not checked.
+    ``failure``: why the instance's run failed, said first (its missing verdicts are not a clean bill)."""
     by_id = {i.id: i for i in items}
     verdicts = [clean_verdict(v) for v in verdicts]
     failed = [v for v in verdicts if v.status is Status.failed]
@@ -41,7 +42,14 @@ def render_bug_reports(index: str, items: list[TestItem], verdicts: list[Verdict
     errors = [v for v in verdicts if v.status is Status.error and not is_not_checked(v)]
     lines = [f"# Bug reports: {index}", "",
              f"> {len(failed)} failed, {len(errors)} could not be executed, {len(not_checked)} not checked", ""]
-    if not failed:
+    if failure:
+        unjudged = len(items) - len(verdicts)
+        lines += [f"**The run of this instance failed:** {failure}", ""]
+        if not items:
+            lines += ["No checklist was made: the app was not tested.", ""]
+        elif unjudged > 0:
+            lines += [f"{unjudged} of {len(items)} items got no verdict: the app was not fully tested.", ""]
+    elif not failed:
         lines += ["No failures were recorded.", ""]
     lines += [line for v in failed for line in _bug_report(v, by_id.get(v.item_id), index)]
     if errors:

@@ -28,6 +28,7 @@ class MatchedPair(BaseModel):
     pred_id: str
     description: str
     gold_id: int | None
+    unplaced: bool = Field(default=False, description="the judge gave no valid answer for it: left unmatched")
 
 
 class MatchRecord(BaseModel):
