@@ -104,3 +104,41 @@ def test_unknown_tester_is_refused():
     assert isinstance(make_tester("baseline", settings=Settings()), BaselineTester)
     with pytest.raises(ValueError, match="unknown tester 'nope'"):
         make_tester("nope", settings=Settings())
+
+
+def _ctrl_c_default() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@pytest.mark.browser
+def test_ctrl_c_during_a_slow_structured_model_call_stops_the_run_at_once(tmp_path):
+    import signal
+    import time
+
+    slow = {"delay": 300, "structured": {"items": []}}  # a CPU model writing a long checklist
+    with StubServer(Script.build({"checklist": [slow]})) as stub:
+        env = {**os.environ, "OPENAI_BASE_URL": stub.url, "OPENAI_API_KEY": "k"}
+        env.pop("WEBTESTER_CONFIG", None)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "webtester.cli.main", "test", "portfolio_site", "--out", str(tmp_path / "run"),
+             "--trace", "off"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=_ctrl_c_default,
+        )
+        deadline = time.monotonic() + 120
+        while not stub.requests and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+        assert stub.requests, "the checklist request never reached the server"
+        time.sleep(1)
+        proc.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        try:
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        waited = time.monotonic() - sent
+    assert proc.returncode == 130, out + err
+    assert waited < 20, f"the run took {waited:.0f} s to stop"
+    assert "interrupted" in err and "--out" in err

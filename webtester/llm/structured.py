@@ -26,7 +26,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables import RunnableConfig, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
 from webtester.errors import StepError
@@ -123,7 +123,17 @@ def _invoke(model: BaseChatModel, schema: type[BaseModel], method: Method, histo
     if method in ("json_mode", "text"):
         history = [*history, _json_instruction(schema)]  # json_object and plain text carry no schema themselves
     if method != "text":
-        return model.with_structured_output(schema, method=method, include_raw=True).invoke(history, config=config)
+        chain = model.with_structured_output(schema, method=method)
+        if not isinstance(chain, RunnableSequence):  # a model with its own structured output
+            return model.with_structured_output(schema, method=method, include_raw=True).invoke(history, config=config)
+        # the request is made here, on the caller's thread (``include_raw=True`` runs it on a worker thread that
+        # Ctrl-C cannot stop: the interrupt then waits for the reply), and parsed as ``include_raw`` parses it
+        raw = chain.first.invoke(history, config=config)
+        try:
+            parser = chain.last if len(chain.steps) == 2 else RunnableSequence(*chain.steps[1:])
+            return {"raw": raw, "parsed": parser.invoke(raw, config=config), "parsing_error": None}
+        except Exception as exc:
+            return {"raw": raw, "parsed": None, "parsing_error": exc}
     raw = model.invoke(history, config=config)
     data = json_in_text(raw.content if isinstance(raw.content, str) else "")
     if data is None:
