@@ -127,11 +127,21 @@ def test_score_command_prints_tables_and_writes_reports(tmp_path, gold, webtestb
                           capture_output=True, text=True, timeout=300, env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "judge: oracle" in proc.stdout and "Per category" in proc.stdout
-    assert "Macro, all 100 (missing = 0)" in proc.stdout and "94 instances" not in proc.stdout
+    # the manifest lists no instances: the 6 with a folder are scored, and the output says so
+    assert "scoring the 6 instances that have a folder in it (of 100 in the dataset; --all for every one)" in proc.stdout
+    assert "Macro, all 6 (missing = 0)" in proc.stdout
     out = run / "scores"
     for name in ("summary.json", "summary.md", "overall.csv", "by_dimension.csv", "by_category.csv", "instances.csv",
                  "instances.jsonl", "matches.jsonl", "report_scores.json"):
         assert (out / name).exists(), name
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["totals"]["instances"] == 6 and summary["totals"]["missing"] == 0
+    assert summary["overall"]["f1"] == 1.0
+
+    every = subprocess.run([sys.executable, "-m", "webtester.cli.main", "score", str(run), "--bootstrap", "0", "--all"],
+                           capture_output=True, text=True, timeout=300, env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
+    assert every.returncode == 0, every.stdout + every.stderr
+    assert "Macro, all 100 (missing = 0)" in every.stdout
     summary = json.loads((out / "summary.json").read_text())
     assert summary["totals"]["missing"] == 94 and summary["overall_with_results"]["f1"] == 1.0
     assert summary["overall"]["f1"] == pytest.approx(0.06)

@@ -32,7 +32,7 @@ def score(
     judge_model: Optional[str] = typer.Option(None, help="Model of the LLM judge (default: settings / WEBTESTER_JUDGE_MODEL)."),
     threshold: Optional[float] = typer.Option(None, help="Threshold of the embedding judge (default: the calibrated one)."),
     config: Optional[Path] = typer.Option(None, "--config", help="webtester.toml with model and judge settings."),
-    all_instances: bool = typer.Option(False, "--all", help="Score every dataset instance, not only those the run's manifest lists."),
+    all_instances: bool = typer.Option(False, "--all", help="Score every dataset instance (those without results as missing), not only those the run's manifest lists (or, without a manifest, those with a folder in RUN_DIR)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Score a run folder against gold checklists and print the summary tables (``--json``: and print the
@@ -63,6 +63,15 @@ def score(
                 console.print(f"Scoring the {len(subset)} instances the run's manifest lists "
                               f"(of {len(instances)} in the dataset; --all for every one).", highlight=False)
             instances = subset
+        elif not listed and not all_instances:  # e.g. a reference-harness folder: the instances it has folders for
+            present = [i for i in instances if (run_dir / i.index).is_dir()]
+            if not present:
+                raise InputError(f"{run_dir} has no manifest and no folder of any instance of the dataset; check "
+                                 "--dataset, or pass --all to score every instance as missing")
+            if len(present) < len(instances):
+                console.print(f"The run folder has no manifest: scoring the {len(present)} instances that have a "
+                              f"folder in it (of {len(instances)} in the dataset; --all for every one).", highlight=False)
+            instances = present
         if judge == "auto":
             judge = "oracle" if manifest.get("mode") == "oracle" else "embedding"
         if judge not in JUDGES:
