@@ -62,6 +62,7 @@ ENV_VARS: dict[str, str] = {
     "detection_max_tokens": "WEBTESTER_DETECTION_MAX_TOKENS",
     "judge.max_tokens": "WEBTESTER_JUDGE_MAX_TOKENS",
     "context_window": "WEBTESTER_CONTEXT_WINDOW",
+    "detection_tools": "WEBTESTER_DETECTION_TOOLS",
     "trace": "WEBTESTER_TRACE",
 }
 
@@ -77,6 +78,8 @@ _SECRET_PATHS = ("api_key", "judge.api_key")
 #: seconds per model request when none is set: a cloud endpoint, and one on this machine (a CPU model is slow)
 CLOUD_TIMEOUT = 120.0
 LOCAL_TIMEOUT = 600.0
+#: a context window (tokens) below which ``detection_tools = "auto"`` gives the detection agent the core tools
+CORE_TOOLS_WINDOW = 16_384
 
 
 def is_local_endpoint(base_url: str | None) -> bool:
@@ -177,6 +180,13 @@ class Settings(BaseModel):
         default=None, ge=256, description="the endpoint's context window in tokens, when known (requests are trimmed "
         "to fit it; otherwise learned from the first context-length error)",
     )
+    detection_tools: Literal["auto", "all", "core"] = Field(
+        default="auto", description="the browser tools the detection agent gets: all, or the core set (observe, "
+        "navigate, click, fill, select_option, check, press_key, wait_for, go_back; the first page view cut to its top) that "
+        f"keeps a small model's first request under 2,000 tokens; auto = core while the endpoint's context window "
+        f"(context_window, the server's model list, or a context-length error) is known to be under {CORE_TOOLS_WINDOW} "
+        "tokens, else all",
+    )
     trace: Literal["on", "off", "retain-on-failure"] = Field(
         default="on",
         description="Playwright traces of every executed item: on = kept for every item, retain-on-failure = kept "
@@ -224,6 +234,7 @@ class Settings(BaseModel):
             raise ValueError(f"unknown stage {stage!r}")
         value = own[stage]
         return self.model_retries if value is None else value
+
 
     def endpoint(self, stage: Stage) -> tuple[str | None, SecretStr | None]:
         """``(base_url, api_key)`` a stage talks to.

@@ -277,3 +277,27 @@ def test_request_timeouts_and_retries_per_stage_with_defaults_for_local_endpoint
                          ).request_timeout("judge") == 60  # set explicitly: kept
     judge_elsewhere = Settings(base_url="http://127.0.0.1:1/v1", judge={"base_url": "https://judge.example.com/v1"})
     assert judge_elsewhere.request_timeout("judge") == 120 and judge_elsewhere.request_timeout("detection") == 600
+
+
+def test_a_small_context_window_gives_the_detection_agent_the_core_tools():
+    from webtester.agents.llm_tester import detection_tools
+    from webtester.browser.tools import CORE_TOOLS
+
+    script = Script.build({"items": {"FT-01": [{"verdict": {"status": "pass"}}]}})
+    with StubServer(script, context_window=4096) as server:  # its model list says max_model_len 4096, as vLLM does
+        tester = LLMTester.from_settings(settings_for(server))
+        assert tester.item_toolset() == "core"
+        seen = endpoint_memory(tester.detection_model).capabilities()
+        assert seen["server_context_window"] == 4096 and seen["model_list"] == "window from max_model_len"
+        assert LLMTester.from_settings(settings_for(server, detection_tools="all")).item_toolset() == "all"
+    with StubServer(script) as server:  # a model list without a window: the full set
+        tester = LLMTester.from_settings(settings_for(server))
+        assert tester.item_toolset() == "all"
+        assert endpoint_memory(tester.detection_model).capabilities()["model_list"] == "no window"
+        assert LLMTester.from_settings(settings_for(server, context_window=8192)).item_toolset() == "core"
+    tester = LLMTester.from_settings(Settings(base_url="http://127.0.0.1:9/v1", model_retries=0))  # nothing listens
+    assert tester.item_toolset() == "all"
+    assert endpoint_memory(tester.detection_model).capabilities()["model_list"].startswith("not available")
+    names = [t.name for t in detection_tools(None, None, "core")]  # type: ignore[arg-type]
+    assert names == list(CORE_TOOLS)
+    assert {"run_steps", "run_js", "run_probes"} <= {t.name for t in detection_tools(None, None, "all")}  # type: ignore[arg-type]

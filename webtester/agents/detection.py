@@ -47,16 +47,40 @@ from webtester.models import Cost, Evidence, Status, TestItem, Verdict
 from webtester.prompts import load_prompt
 
 _STEP_CHARS = 160
+#: the most characters of the instruction and of the first page view the opening message carries
+INSTRUCTION_CHARS = 2_000
+FIRST_PAGE_CHARS = 3_000
+#: the first page view's cap with the core tool set (a small context window): its top, the observe tool shows the rest
+CORE_FIRST_PAGE_CHARS = 300
+_NOT_GIVEN = "(not given: derive it from the description)"
 
 
-def detection_messages(item: TestItem, instruction: str, observation: str, max_tool_calls: int) -> list[BaseMessage]:
-    """The opening messages of an item's conversation."""
+def cap_lines(text: str, limit: int, more: str) -> str:
+    """``text`` cut after its last whole line within ``limit`` characters, ending with a line that says how many
+    lines were left out (``more``: what to do about them); ``text`` itself when it fits."""
+    if len(text) <= limit:
+        return text
+    lines = text.splitlines()
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > limit and kept:
+            break
+        kept.append(line[:limit])
+        size += len(line) + 1
+    return "\n".join(kept) + f"\n(truncated: {len(lines) - len(kept)} more lines; {more})"
+
+
+def detection_messages(item: TestItem, instruction: str, observation: str, max_tool_calls: int, *,
+                       page_chars: int = FIRST_PAGE_CHARS) -> list[BaseMessage]:
+    """The opening messages of an item's conversation; the instruction and the page view are capped
+    (:data:`INSTRUCTION_CHARS`, ``page_chars``), so the first request stays small."""
     user = load_prompt("detection_user").render(
         item_id=item.id, dimension=item.dimension.value, description=item.description,
-        action=item.action or "(not given: derive it from the description)",
-        expected=item.expected or "(not given: derive it from the description)",
-        instruction=neutralize(instruction) or "(not given)", max_tool_calls=max_tool_calls,
-        observation=neutralize(observation),
+        action=item.action or _NOT_GIVEN, expected=item.expected or _NOT_GIVEN,
+        instruction=cap_lines(neutralize(instruction), INSTRUCTION_CHARS, "the item says what to test") or "(not given)",
+        max_tool_calls=max_tool_calls,
+        observation=cap_lines(neutralize(observation), page_chars, "use the observe tool to see more"),
     )
     return [SystemMessage(content=load_prompt("detection").render()), HumanMessage(content=user)]
 
@@ -84,12 +108,13 @@ def run_detection(
     config: RunnableConfig | None = None,
     max_malformed: int = 3,
     max_idle: int = 2,
+    page_chars: int = FIRST_PAGE_CHARS,
 ) -> Verdict:
     """Execute ``item`` with the model driving ``tools``; return exactly one verdict (cost filled in)."""
     by_name = {t.name: t for t in tools}
     by_name[VERDICT_TOOL] = desk.tool()
     bound = model.bind_tools(list(by_name.values()), tool_choice="auto")  # servers ignore tools sent without it
-    messages = detection_messages(item, instruction, observation, budget.limit)
+    messages = detection_messages(item, instruction, observation, budget.limit, page_chars=page_chars)
     cfg: RunnableConfig = {**(config or {})}
     cfg["metadata"] = {**cfg.get("metadata", {}), CHANNEL_KEY: item.id}
     cost = Cost()

@@ -8,16 +8,17 @@ labelled ``replay`` (as a tester from ``scripted:FILE`` is labelled ``scripted``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
 
 from webtester.agents.base import AppPage, Checklist, ItemBudget, PageOpener
 from webtester.agents.checklist import generate_checklist
-from webtester.agents.detection import run_detection
+from webtester.agents.detection import CORE_FIRST_PAGE_CHARS, FIRST_PAGE_CHARS, run_detection
 from webtester.agents.verdict import VerdictDesk
-from webtester.browser.tools import make_browser_tools
+from webtester.browser.tools import CORE_TOOLS, make_browser_tools
 from webtester.llm.conversation import CHANNEL_KEY, CHECKLIST_CHANNEL
 from webtester.llm.factory import (
     ModelSpec,
@@ -31,7 +32,7 @@ from webtester.llm.recording import ExchangeRecorder, replay_model
 from webtester.models import TestItem, Verdict
 from webtester.probes.tool import make_probe_tool
 from webtester.prompts import load_prompt
-from webtester.settings import Settings
+from webtester.settings import CORE_TOOLS_WINDOW, Settings
 
 PROMPTS = ("checklist", "checklist_user", "detection", "detection_user")
 
@@ -51,6 +52,7 @@ class LLMTester:
         checklist_retries: int = 2,
         max_malformed: int = 3,
         settle_timeout: float = 4.0,
+        toolset: Literal["auto", "all", "core"] = "all",
     ) -> None:
         self.checklist_model = checklist_model
         self.detection_model = detection_model
@@ -61,6 +63,8 @@ class LLMTester:
         self.checklist_retries = checklist_retries
         self.max_malformed = max_malformed
         self.settle_timeout = settle_timeout
+        self.toolset = toolset  # the detection agent's browser tools: all, CORE_TOOLS, or auto (see Settings)
+        self.toolsets_used: set[str] = set()
         self.folder: Path | None = None
         self.run_dir: Path | None = None
         self._recorder: ExchangeRecorder | None = None
@@ -97,7 +101,9 @@ class LLMTester:
         """A tester from :class:`webtester.settings.Settings` (``model`` overrides both stages)."""
         kwargs = openai_options(settings, "detection")  # both stages share the tester's endpoint
         stages = (model, model) if model else (settings.stage_model("checklist"), settings.stage_model("detection"))
-        return cls.from_specs(*stages, checklist_options=openai_options(settings, "checklist"), **kwargs)
+        tester = cls.from_specs(*stages, checklist_options=openai_options(settings, "checklist"), **kwargs)
+        tester.toolset = settings.detection_tools
+        return tester
 
     # -- Tester interface -------------------------------------------------
 
@@ -111,6 +117,7 @@ class LLMTester:
             **({"configured_models": self.models, "model_notes": notes} if notes else {}),
             **({"endpoints": endpoints} if endpoints else {}),
             "prompts": [load_prompt(p).record() for p in PROMPTS],
+            "detection_tools": {"setting": self.toolset, "used": sorted(self.toolsets_used)},
             "scripted": self.name == "scripted",
             "replayed": self.replay_from is not None,
             "replayed_from": str(self.replay_from) if self.replay_from else None,
@@ -143,6 +150,15 @@ class LLMTester:
             config=self._config(CHECKLIST_CHANNEL),
         )
 
+    def item_toolset(self) -> Literal["all", "core"]:
+        """The tool set of the next item: the configured one, or for ``auto`` the core set while the detection
+        endpoint's context window is known to be under :data:`~webtester.settings.CORE_TOOLS_WINDOW`."""
+        if self.toolset != "auto":
+            return self.toolset
+        known = getattr(self.detection_model, "known_window", None)
+        window = known() if callable(known) else None
+        return "core" if isinstance(window, int) and window < CORE_TOOLS_WINDOW else "all"
+
     def detect(self, item: TestItem, page: AppPage | None, budget: ItemBudget, *, instruction: str = "") -> Verdict:
         if page is None:
             raise ValueError("the LLM tester executes every item on a page of the app, and none was given")
@@ -152,8 +168,24 @@ class LLMTester:
             rel_root=self.run_dir, settle_timeout=self.settle_timeout,
         )
         shots = self.folder / "screenshots" / item.id if self.folder else None
+        toolset = self.item_toolset()
+        self.toolsets_used.add(toolset)
         return run_detection(
-            self.detection_model, item, [*make_browser_tools(page, screenshot_dir=shots), make_probe_tool(page)],
+            self.detection_model, item, detection_tools(page, shots, toolset),
             desk, budget,
             instruction=instruction, observation=initial, config=self._config(), max_malformed=self.max_malformed,
+            page_chars=first_page_chars(toolset),
         )
+
+
+def detection_tools(page: AppPage, screenshot_dir: Path | None, toolset: Literal["all", "core"]) -> list[BaseTool]:
+    """The tools the detection agent gets on ``page`` (before ``record_verdict``): every browser tool and
+    ``run_probes``, or only :data:`~webtester.browser.tools.CORE_TOOLS` for the core set."""
+    if toolset == "core":
+        return make_browser_tools(page, screenshot_dir=screenshot_dir, only=CORE_TOOLS)
+    return [*make_browser_tools(page, screenshot_dir=screenshot_dir), make_probe_tool(page)]
+
+
+def first_page_chars(toolset: Literal["all", "core"]) -> int:
+    """How much of the page view the item's opening message carries with ``toolset``."""
+    return CORE_FIRST_PAGE_CHARS if toolset == "core" else FIRST_PAGE_CHARS

@@ -43,11 +43,11 @@ class VerdictArgs(BaseModel):
     """Record the verdict of the current test item (exactly once)."""
 
     status: Literal["pass", "fail", "error"] = Field(
-        description="pass: expected outcome observed; fail: the app misbehaves; error: the item cannot be executed at all"
+        description="pass: as expected; fail: the app misbehaves; error: the item cannot be executed at all"
     )
     issue: str = Field(default="", description="for fail: what is wrong, one sentence")
-    actual: str = Field(default="", description="for fail: what was observed instead of the expected outcome")
-    reason: str = Field(default="", description="for error: why the item cannot be executed; optional note otherwise")
+    actual: str = Field(default="", description="for fail: what was observed instead")
+    reason: str = Field(default="", description="for error: why the item cannot be executed")
 
     @model_validator(mode="after")
     def _complete(self) -> "VerdictArgs":
@@ -141,10 +141,8 @@ class VerdictDesk:
             func=self.record,
             name=VERDICT_TOOL,
             description=(
-                "Record the verdict of the current test item, exactly once. status=pass when the expected outcome "
-                "is observed; status=fail with issue and actual when the app misbehaves (the page is re-checked "
-                "after it settles; a fail is refused if the page changed since you last observed it); "
-                "status=error with reason only when the item cannot be executed at all."
+                "Record the item's verdict, exactly once. A fail needs issue and actual, and is refused if the page "
+                "changed since you last observed it; error (with reason) only when the item cannot be executed."
             ),
             args_schema=VerdictArgs,
         )

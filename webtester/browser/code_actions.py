@@ -116,20 +116,20 @@ StepAction = Literal[
 
 
 class Step(BaseModel):
-    """One step of a batch. The target is ``ref`` (from the page view) or a role/text/label/placeholder/css query."""
+    """One step: an action on a target, given by ``ref`` or by a role/text/label/placeholder/css query."""
 
     action: StepAction
-    ref: str | None = Field(default=None, description="element reference from the page view, e.g. e12")
-    role: str | None = Field(default=None, description="ARIA role, e.g. button, link, textbox (with 'name')")
-    name: str | None = Field(default=None, description="accessible name used with 'role'")
-    text: str | None = Field(default=None, description="visible text to find the element by")
-    label: str | None = Field(default=None, description="label text of a form field")
-    placeholder: str | None = Field(default=None, description="placeholder of a form field")
+    ref: str | None = Field(default=None, description="element reference, e.g. e12")
+    role: str | None = Field(default=None, description="ARIA role, with name")
+    name: str | None = Field(default=None, description="accessible name")
+    text: str | None = Field(default=None, description="visible text")
+    label: str | None = Field(default=None, description="form field label")
+    placeholder: str | None = Field(default=None, description="form field placeholder")
     css: str | None = Field(default=None, description="CSS selector (last resort)")
-    exact: bool = Field(default=False, description="match name/text exactly instead of as a substring")
-    nth: int | None = Field(default=None, description="pick the n-th match (0-based) when several match")
-    value: str | None = Field(default=None, description="text to fill/type/expect, key to press, option to select, URL or path for goto, seconds for wait")
-    count: int | None = Field(default=None, description="expected number of matches for expect_count")
+    exact: bool = Field(default=False, description="exact name/text match")
+    nth: int | None = Field(default=None, description="n-th match, 0-based")
+    value: str | None = Field(default=None, description="text, key, option, URL or seconds")
+    count: int | None = Field(default=None, description="for expect_count")
 
     @model_validator(mode="after")
     def _needs(self) -> "Step":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Callable, Literal
 from urllib.parse import urljoin
@@ -32,49 +33,49 @@ MAX_RESULT_CHARS = 12_000
 
 # ----------------------------------------------------------------------------- argument schemas
 
-_REF = "element reference from the page view, e.g. e12"
+_REF = "e.g. e12"
 
 
 class ObserveArgs(BaseModel):
-    ref: str | None = Field(default=None, description="show only this element's part of the page, unfolded")
-    full: bool = Field(default=False, description="unfold repeated items and show where links lead")
+    ref: str | None = Field(default=None, description="show only this element's part, unfolded")
+    full: bool = Field(default=False, description="unfold repeated items, show link targets")
 
 
 class NavigateArgs(BaseModel):
-    url: str = Field(description="a path of the app (e.g. /cart) or a full URL on the app's own origin")
+    url: str = Field(description="app path (e.g. /cart) or same-origin URL")
 
 
 class ClickArgs(BaseModel):
     ref: str = Field(description=_REF)
-    double: bool = Field(default=False, description="double-click instead of a single click")
+    double: bool = False
     button: Literal["left", "right", "middle"] = "left"
 
 
 class FillArgs(BaseModel):
-    ref: str = Field(description=_REF + " (a textbox, searchbox, spinbutton or editable element)")
-    text: str = Field(description="the text to put in the field (replaces what is there)")
-    press_enter: bool = Field(default=False, description="press Enter afterwards (e.g. to submit)")
+    ref: str = Field(description=_REF)
+    text: str = Field(description="replaces the field's content")
+    press_enter: bool = False
 
 
 class TypeArgs(BaseModel):
     ref: str = Field(description=_REF)
-    text: str = Field(description="text typed key by key at the end of the field's content")
+    text: str = Field(description="typed key by key at the end")
     press_enter: bool = False
 
 
 class SelectArgs(BaseModel):
-    ref: str = Field(description=_REF + " (a combobox/select)")
-    options: list[str] = Field(description="labels (or values) of the option(s) to select", min_length=1)
+    ref: str = Field(description=_REF)
+    options: list[str] = Field(description="option labels or values", min_length=1)
 
 
 class CheckArgs(BaseModel):
-    ref: str = Field(description=_REF + " (a checkbox, radio or switch)")
-    checked: bool = Field(default=True, description="true to check, false to uncheck")
+    ref: str = Field(description=_REF)
+    checked: bool = Field(default=True, description="false: uncheck")
 
 
 class PressArgs(BaseModel):
-    key: str = Field(description="key or chord, e.g. Enter, Escape, Tab, ArrowDown, Control+A")
-    ref: str | None = Field(default=None, description="focus this element first; default: the focused element")
+    key: str = Field(description="e.g. Enter, Escape, Tab, Control+A")
+    ref: str | None = Field(default=None, description="focus it first (default: the focused element)")
 
 
 class RefArgs(BaseModel):
@@ -82,16 +83,16 @@ class RefArgs(BaseModel):
 
 
 class ScrollArgs(BaseModel):
-    ref: str | None = Field(default=None, description="scroll this element into view")
+    ref: str | None = Field(default=None, description="scroll it into view")
     direction: Literal["down", "up"] = "down"
     pixels: int = Field(default=600, ge=1, le=10_000)
 
 
 class WaitArgs(BaseModel):
-    text: str | None = Field(default=None, description="wait until this text is visible")
-    text_gone: str | None = Field(default=None, description="wait until this text is no longer visible")
-    seconds: float | None = Field(default=None, description="just wait this long (at most 10)")
-    timeout: float = Field(default=5.0, description="seconds to wait for the text (at most 20)")
+    text: str | None = Field(default=None, description="until visible")
+    text_gone: str | None = Field(default=None, description="until gone")
+    seconds: float | None = Field(default=None, description="just wait (at most 10)")
+    timeout: float = Field(default=5.0, description="seconds for the text (at most 20)")
 
 
 class NoArgs(BaseModel):
@@ -99,27 +100,51 @@ class NoArgs(BaseModel):
 
 
 class ScreenshotArgs(BaseModel):
-    label: str = Field(default="screenshot", description="short name for the file")
+    label: str = Field(default="screenshot", description="file name")
     ref: str | None = Field(default=None, description="only this element")
     full_page: bool = False
 
 
 class DialogArgs(BaseModel):
-    accept: bool = Field(description="true: press OK on alert/confirm/prompt dialogs; false: press Cancel")
-    prompt_text: str | None = Field(default=None, description="text to answer prompt dialogs with")
+    accept: bool = Field(description="true: OK, false: Cancel")
+    prompt_text: str | None = Field(default=None, description="answer to prompt dialogs")
 
 
 class JsArgs(BaseModel):
-    script: str = Field(
-        description="body of an async JavaScript function run inside the page; use 'return' to return a "
-        "JSON-serialisable value, e.g. return getComputedStyle(document.querySelector('h1')).color"
-    )
-    timeout: float = Field(default=5.0, description="seconds before the script is stopped (at most 30)")
+    script: str = Field(description="async function body run in the page; 'return' a JSON value")
+    timeout: float = Field(default=5.0, description="seconds (at most 30)")
 
 
 class StepsArgs(BaseModel):
-    steps: list[Step] = Field(min_length=1, max_length=30, description="steps run in order")
-    stop_on_error: bool = Field(default=True, description="stop at the first failing step")
+    steps: list[Step] = Field(min_length=1, max_length=30)
+    stop_on_error: bool = True
+
+
+def compact_schema(schema: Any) -> Any:
+    """A JSON schema as a model needs it: an optional field is given by its type alone (no ``anyOf`` with
+    ``null``, no ``null`` default); validation still uses the full schema."""
+    if isinstance(schema, list):
+        return [compact_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: compact_schema(v) for k, v in schema.items()}
+    options = out.get("anyOf")
+    if isinstance(options, list) and {"type": "null"} in options and len(options) == 2:
+        out.pop("anyOf")
+        out = {**next(o for o in options if o != {"type": "null"}), **out}
+    if "default" in out and out["default"] is None:
+        out.pop("default")
+    return out
+
+
+class BrowserTool(StructuredTool):
+    """A browser tool whose schema goes to the model compacted (:func:`compact_schema`)."""
+
+    @property
+    def tool_call_schema(self) -> dict[str, Any]:
+        schema = self.args_schema
+        full = schema.model_json_schema() if isinstance(schema, type) and issubclass(schema, BaseModel) else schema
+        return compact_schema(full)
 
 
 # ----------------------------------------------------------------------------- the tools
@@ -421,34 +446,26 @@ def _guard(name: str, fn: Callable[..., str]) -> Callable[..., str]:
 
 _SPECS: list[tuple[str, str, type[BaseModel], str]] = [
     ("observe", "observe", ObserveArgs,
-     "Show the current page: URL, title and a compact view in which every interactive element has a reference "
-     "like [e12]. Pass ref to expand one part (e.g. folded repeated items), full=true to unfold everything."),
-    ("navigate", "navigate", NavigateArgs,
-     "Open a page of the app under test by path or same-origin URL. Other sites and file:// are refused."),
-    ("click", "click", ClickArgs, "Click an element by its reference."),
-    ("fill", "fill", FillArgs, "Replace the content of a form field with text (optionally press Enter)."),
-    ("type_text", "type_text", TypeArgs,
-     "Type text key by key into a field (use when the app reacts to each key, e.g. autocomplete)."),
-    ("select_option", "select_option", SelectArgs, "Choose option(s) in a select/combobox by label."),
-    ("check", "check", CheckArgs, "Check or uncheck a checkbox, radio button or switch."),
-    ("press_key", "press_key", PressArgs, "Press a key (Enter, Escape, Tab, ArrowDown, ...) on an element or the focused one."),
-    ("hover", "hover", RefArgs, "Move the mouse over an element (tooltips, hover menus)."),
-    ("scroll", "scroll", ScrollArgs, "Scroll the page, or scroll an element into view."),
-    ("wait_for", "wait_for", WaitArgs, "Wait until a text appears or disappears, or for a number of seconds."),
-    ("go_back", "go_back", NoArgs, "Go back to the previous page in the browser history."),
-    ("screenshot", "screenshot", ScreenshotArgs, "Save a screenshot (as evidence) and return its file path."),
+     "Show the page: URL, title and a view where interactive elements have references like [e12]."),
+    ("navigate", "navigate", NavigateArgs, "Open a page of the app by path or same-origin URL."),
+    ("click", "click", ClickArgs, "Click an element."),
+    ("fill", "fill", FillArgs, "Replace a form field's content (optionally press Enter)."),
+    ("type_text", "type_text", TypeArgs, "Type key by key (when the app reacts to each key, e.g. autocomplete)."),
+    ("select_option", "select_option", SelectArgs, "Choose option(s) in a select/combobox."),
+    ("check", "check", CheckArgs, "Check or uncheck a checkbox, radio or switch."),
+    ("press_key", "press_key", PressArgs, "Press a key on an element or the focused one."),
+    ("hover", "hover", RefArgs, "Hover over an element (tooltips, menus)."),
+    ("scroll", "scroll", ScrollArgs, "Scroll the page, or an element into view."),
+    ("wait_for", "wait_for", WaitArgs, "Wait for a text to appear or go, or for some seconds."),
+    ("go_back", "go_back", NoArgs, "Go back in the browser history."),
+    ("screenshot", "screenshot", ScreenshotArgs, "Save a screenshot as evidence; returns its path."),
     ("console_errors", "console_errors", NoArgs,
-     "List console errors, uncaught page errors, failed and blocked requests, dialogs and refused downloads so far."),
-    ("set_dialog_answer", "set_dialog_answer", DialogArgs,
-     "Choose how alert/confirm/prompt dialogs are answered from now on (default: OK)."),
-    ("run_js", "run_js", JsArgs,
-     "Run a short JavaScript function body inside the page (in the browser, with a timeout) and return its "
-     "JSON result: read computed styles, storage, element properties, or do something no other tool can."),
+     "List console and page errors, failed or blocked requests, dialogs and refused downloads so far."),
+    ("set_dialog_answer", "set_dialog_answer", DialogArgs, "Set how dialogs are answered from now on (default: OK)."),
+    ("run_js", "run_js", JsArgs, "Run JavaScript in the page; returns its JSON result (styles, storage, properties)."),
     ("run_steps", "run_steps", StepsArgs,
-     "Run several browser steps in one call (click, fill, type, press, select, check, uncheck, hover, goto, go_back, "
-     "wait, wait_for_text, expect_text, expect_visible, expect_hidden, expect_value, expect_count, expect_checked, "
-     "expect_url, read_text, read_value, count). Target elements by ref, or by role+name, text, label, placeholder "
-     "or css when they have no reference yet. Returns one line per step and what changed on the page."),
+     "Run several steps in one call. A step targets a ref, or role+name, text, label, placeholder or css. "
+     "Returns one line per step and what changed."),
 ]
 
 
@@ -463,14 +480,26 @@ def _bad_arguments(name: str) -> Callable[[Exception], str]:
     return explain
 
 
-def make_browser_tools(item_page, *, screenshot_dir: Path | None = None) -> list[BaseTool]:
-    """The agent's browser tools bound to ``item_page``; each returns a short string and never raises
-    (invalid arguments are answered with an error text too)."""
+#: the tools a small context window gets (``Settings.detection_tools``): observing, the user's own actions and
+#: waiting for a text (an expectation the export can replay); the rest (hover, scroll, typing key by key,
+#: screenshots, console errors, dialogs, JavaScript, batched steps, and the probes) only with the full set
+CORE_TOOLS = ("observe", "navigate", "click", "fill", "select_option", "check", "press_key", "wait_for", "go_back")
+TOOL_NAMES = tuple(spec[0] for spec in _SPECS)
+
+
+def make_browser_tools(item_page, *, screenshot_dir: Path | None = None,
+                       only: Sequence[str] | None = None) -> list[BaseTool]:
+    """The agent's browser tools bound to ``item_page`` (``only``: just these, e.g. :data:`CORE_TOOLS`); each
+    returns a short string and never raises (invalid arguments are answered with an error text too)."""
+    if only is not None and set(only) - set(TOOL_NAMES):
+        raise ValueError(f"unknown browser tools {sorted(set(only) - set(TOOL_NAMES))}; known: {', '.join(TOOL_NAMES)}")
     impl = BrowserTools(item_page, screenshot_dir=screenshot_dir)
     tools: list[BaseTool] = []
     for name, method, schema, description in _SPECS:
+        if only is not None and name not in only:
+            continue
         tools.append(
-            StructuredTool.from_function(
+            BrowserTool.from_function(
                 func=_guard(name, getattr(impl, method)), name=name, description=description, args_schema=schema,
                 handle_validation_error=_bad_arguments(name),
             )

@@ -36,6 +36,8 @@ from pydantic import PrivateAttr
 from webtester.llm.context import MIN_COMPLETION, Overflow, context_overflow, estimate_tokens, trim_messages
 
 TRIMMED_KEY = "context_trimmed"
+#: where servers' model lists give the context window (vLLM, LM Studio, llama.cpp's llama-server, others)
+_WINDOW_KEYS = ("max_model_len", "max_context_length", "context_length", "context_window", "n_ctx")
 _WANTS_COMPLETION_PARAM = re.compile(r"max_tokens.*max_completion_tokens", re.I | re.S)
 
 
@@ -54,6 +56,8 @@ class EndpointMemory:
     usage_reported: bool | None = None  # the replies carry token counts
     tool_calls_seen: bool = False  # a reply to a request with tools held tool calls
     trimmed_requests: int = 0  # requests trimmed to fit the context window
+    server_window: int | None = None  # the context window the server's model list reports
+    models_listed: str | None = None  # what asking the server's model list gave: "window", "no window", or the error
 
     def capabilities(self) -> dict[str, Any]:
         """What the endpoint has shown so far, for the run's manifest (only what was observed)."""
@@ -63,7 +67,8 @@ class EndpointMemory:
         }
         optional = {"reported_model": self.reported_model, "first_reply_seconds": self.first_reply_seconds,
                     "usage_reported": self.usage_reported, "structured_method": self.structured_method,
-                    "context_window": self.context_window}
+                    "context_window": self.context_window, "server_context_window": self.server_window,
+                    "model_list": self.models_listed}
         seen.update({k: v for k, v in optional.items() if v is not None})
         if self.tool_calls_seen:
             seen["tool_calls"] = True
@@ -136,8 +141,34 @@ class CompatChatOpenAI(ChatOpenAI):
             return super()._generate(messages, stop, run_manager, **options)
 
     def _window(self) -> int | None:
-        known = [w for w in (self._memory.context_window, self.context_window) if w]
+        known = [w for w in (self._memory.context_window, self.context_window, self._memory.server_window) if w]
         return min(known) if known else None
+
+    def known_window(self) -> int | None:
+        """The context window in tokens as far as it is known: configured, reported by the server's model list
+        (asked once, on first use: vLLM's ``max_model_len``, LM Studio's ``max_context_length``, ...), or learned
+        from a context-length error; None when nothing says."""
+        if self._memory.models_listed is None and self.context_window is None:
+            self._list_models()
+        return self._window()
+
+    def _list_models(self) -> None:
+        """Ask ``GET /models`` for the served model's context window (a server that has no such list is fine)."""
+        try:
+            listed = self.root_client.with_options(timeout=10.0, max_retries=0).models.list()
+            entries = [entry.model_dump() for entry in listed.data]
+        except Exception as exc:  # noqa: BLE001 - an optional endpoint: its absence is recorded, never fatal
+            self._memory.models_listed = f"not available: {type(exc).__name__}"
+            return
+        mine = [e for e in entries if e.get("id") == self.model_name] or (entries if len(entries) == 1 else [])
+        for entry in mine:
+            for key in _WINDOW_KEYS:
+                value = entry.get(key) or (entry.get("meta") or {}).get(key)
+                if isinstance(value, int) and value > 0:
+                    self._memory.server_window = value
+                    self._memory.models_listed = f"window from {key}"
+                    return
+        self._memory.models_listed = "no window"
 
     def _completion(self, options: dict[str, Any]) -> int:
         return int(options.get("max_tokens") or self.max_tokens or 0)

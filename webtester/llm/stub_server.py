@@ -22,7 +22,8 @@ llama-cpp-python's server): HTTP 500 with a validation message for a message who
 calls come back as JSON text, as does a structured reply when no tool is bound); the reply names
 ``reported_model`` (default :data:`STRICT_MODEL`), not the model asked for. ``context_window=N``
 answers a request whose rough size (four characters a token, plus ``max_tokens``) exceeds N with
-HTTP 400 "This model's maximum context length is N tokens. However, you requested M tokens ...".
+HTTP 400 "This model's maximum context length is N tokens. However, you requested M tokens ..."
+and ``GET /v1/models`` reports it as ``max_model_len`` (as vLLM does).
 
 Run it standalone: ``python -m webtester.llm.stub_server SCRIPT.yaml [--port 8399] [--strict]
 [--context-window N] [--reported-model NAME]`` and point ``OPENAI_BASE_URL`` at the printed URL.
@@ -139,6 +140,14 @@ class StubServer:
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, format: str, *args: object) -> None:  # noqa: A002
                 return
+
+            def do_GET(self) -> None:  # noqa: N802
+                if not self.path.rstrip("/").endswith("/models"):
+                    return self._send(404, {"error": {"message": f"unknown path {self.path}"}})
+                entry: dict[str, Any] = {"id": server.reported_model or "stub", "object": "model"}
+                if server.context_window:
+                    entry["max_model_len"] = server.context_window  # as vLLM reports it
+                self._send(200, {"object": "list", "data": [entry]})
 
             def do_POST(self) -> None:  # noqa: N802
                 if not self.path.rstrip("/").endswith("/chat/completions"):
