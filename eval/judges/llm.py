@@ -24,6 +24,7 @@ testers (a judge conversation is the ``checklist`` channel of a script).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from langchain_core.language_models import BaseChatModel
@@ -159,10 +160,10 @@ class LLMJudge(Judge):
         except StructuredOutputError as exc:
             self.cost += exc.cost
             self._observe()
-            left = [lab for lab in labels if lab not in best]
-            self._unplaced.setdefault(instance.index, []).extend(it.id for lab, it in zip(labels, items) if lab not in best)
+            left = [(lab, item.id) for lab, item in zip(labels, items) if lab not in best]
+            self._unplaced.setdefault(instance.index, []).extend(item_id for _, item_id in left)
             self._notes.append(
-                f"{instance.index}: {len(left)} of {len(labels)} items ({_span(left)}) left unmatched: the judge gave "
+                f"{instance.index}: {len(left)} of {len(labels)} items ({_span([lab for lab, _ in left])}) left unmatched: the judge gave "
                 f"no valid answer for them after {exc.attempts} attempts (last problem: {exc.problem})"
             )
             return [best.get(lab) for lab in labels]
@@ -202,13 +203,11 @@ def repair_prompt(problem: str, labels: Sequence[str]) -> str:
 def valid_entries(answer: MatchAnswer, labels: Sequence[str], gold_ids: set[int]) -> dict[str, int | None]:
     """The entries of a rejected answer that are usable on their own: a known pred_id answered once,
     with a gold id of the instance or null."""
-    counts: dict[str, int] = {}
-    for m in answer.matches:
-        counts[m.pred_id.strip()] = counts.get(m.pred_id.strip(), 0) + 1
+    entries = [(m.pred_id.strip(), m.gold_id) for m in answer.matches]
+    counts = Counter(pid for pid, _ in entries)
     wanted = set(labels)
-    return {m.pred_id.strip(): m.gold_id for m in answer.matches
-            if m.pred_id.strip() in wanted and counts[m.pred_id.strip()] == 1
-            and (m.gold_id is None or m.gold_id in gold_ids)}
+    return {pid: gold for pid, gold in entries
+            if pid in wanted and counts[pid] == 1 and (gold is None or gold in gold_ids)}
 
 
 def validate_answer(answer: MatchAnswer, labels: Sequence[str], gold_ids: set[int]) -> tuple[dict[str, int | None] | None, str]:

@@ -15,7 +15,8 @@
 What it learns of the endpoint (the window, the token ratio, the structured-output method that works,
 the model name the server reports, whether replies carry token counts and tool calls, how long the first
 reply took) is kept in :attr:`CompatChatOpenAI.endpoint_memory` for the rest of the run; its
-:meth:`EndpointMemory.capabilities` is what the run's manifest records of the endpoint. A reply whose request was trimmed says so in ``response_metadata["context_trimmed"]``.
+:meth:`EndpointMemory.capabilities` is what the run's manifest records of the endpoint. A reply whose
+request was trimmed says so in ``response_metadata["context_trimmed"]``.
 """
 
 from __future__ import annotations
@@ -223,7 +224,7 @@ class CompatChatOpenAI(ChatOpenAI):
         for generation in result.generations:
             message = generation.message
             usage = getattr(message, "usage_metadata", None)
-            memory.usage_reported = bool(usage) if memory.usage_reported is None else memory.usage_reported or bool(usage)
+            memory.usage_reported = bool(memory.usage_reported or usage)
             memory.tool_calls_seen |= tools and bool(getattr(message, "tool_calls", None))
             if note:
                 message.response_metadata[TRIMMED_KEY] = note
