@@ -180,3 +180,5 @@ def test_detection_score_and_replay_through_the_server(tmp_path):
     assert [v["status"] for v in _result(replayed)["verdicts"]] == [v["status"] for v in verdicts]
     # last, so the judge and the replay are exercised whichever way the model chose
     assert cost["tool_calls"] > 0, "the model answered every detection step without a tool call"
+    # pass and fail come only from a record_verdict tool call (the loop's own endings are errors)
+    assert counts.get("pass", 0) + counts.get("fail", 0) > 0, f"no verdict recorded through record_verdict: {counts}"

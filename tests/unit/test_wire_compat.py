@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from detection_fakes import ITEM, detect
@@ -301,3 +302,57 @@ def test_a_small_context_window_gives_the_detection_agent_the_core_tools():
     names = [t.name for t in detection_tools(None, None, "core")]  # type: ignore[arg-type]
     assert names == list(CORE_TOOLS)
     assert {"run_steps", "run_js", "run_probes"} <= {t.name for t in detection_tools(None, None, "all")}  # type: ignore[arg-type]
+
+
+NAMED_VERDICT = {"type": "function", "function": {"name": "record_verdict"}}
+
+
+def test_a_model_that_answers_in_text_is_asked_for_its_verdict_with_a_named_tool_choice():
+    text_twice = [{"content": "The task list looks right."}, {"content": "It works."}, {"verdict": {"status": "pass"}}]
+    with StubServer(Script.build({"items": {"FT-01": text_twice}}), strict=True) as server:
+        verdict = detect(chat_model_for(settings_for(server), "detection", "stub-model"))
+        sent = list(server.requests)
+    assert [r["tool_choice"] for r in sent] == ["auto", "auto", NAMED_VERDICT]
+    assert "record_verdict" in sent[2]["messages"][-1]["content"]
+    assert verdict.status is Status.passed, verdict.evidence
+    assert any("verdict asked for" in step for step in verdict.evidence.steps)
+
+
+def test_a_server_that_refuses_a_named_tool_choice_gets_the_verdict_asked_in_text():
+    refused = {"http_error": 500, "times": 1, "error_message": "tool_choice: Input should be 'none' or 'auto'",
+               "verdict": {"status": "pass"}}
+    script = Script.build({"items": {"FT-01": [{"content": "Fine."}, {"content": "Still fine."}, refused]}})
+    with StubServer(script, strict=True) as server:
+        model = chat_model_for(settings_for(server), "detection", "stub-model")
+        verdict = detect(model)
+        sent = list(server.requests)
+    assert [r["tool_choice"] for r in sent] == ["auto", "auto", NAMED_VERDICT, "auto"]
+    memory = endpoint_memory(model)
+    assert memory is not None and "named tool_choice" in memory.refused  # not asked again in the run
+    assert verdict.status is Status.passed, verdict.evidence
+    assert any("refused tool_choice record_verdict" in step for step in verdict.evidence.steps)
+
+
+def test_the_item_time_limit_cuts_a_model_request_in_progress():
+    from detection_fakes import budget
+
+    slow = {"delay": 6, "verdict": {"status": "pass"}}
+    with StubServer(Script.build({"items": {"FT-01": [slow]}})) as server:
+        model = chat_model_for(settings_for(server, detection_timeout=60), "detection", "stub-model")
+        item_budget = budget()
+        item_budget.limit_time(1.5, "item time limit of 1.5 s")
+        started = time.monotonic()
+        verdict = detect(model, item_budget=item_budget)
+        seconds = time.monotonic() - started
+    assert verdict.status is Status.error and "item time limit of 1.5 s" in verdict.evidence.notes
+    assert any(step.startswith("model call cut at the item time limit") for step in verdict.evidence.steps)
+    assert seconds < 4, seconds  # not the server's 6 s, nor the 60 s request timeout
+
+
+def test_a_model_that_never_calls_a_tool_ends_the_item_as_an_error_after_the_verdict_was_asked_for():
+    script = Script.build({"items": {"FT-01": {"replies": [{"content": "Looks fine to me."}], "repeat_last": True}}})
+    with StubServer(script, strict=True) as server:
+        verdict = detect(chat_model_for(settings_for(server), "detection", "stub-model"))
+        sent = list(server.requests)
+    assert [r["tool_choice"] for r in sent] == ["auto", "auto", NAMED_VERDICT]
+    assert verdict.status is Status.error and "without recording a verdict" in verdict.evidence.notes

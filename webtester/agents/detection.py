@@ -9,14 +9,17 @@ their calls until a verdict is recorded. It enforces:
 - malformed calls (arguments that are not JSON, that do not fit the tool's
   schema, unknown tools): the model is told what was wrong; after
   ``max_malformed`` in a row the item is an ``error`` naming the problem;
-- a model that stops calling tools is nudged at most ``max_idle`` times;
+- a model that stops calling tools is nudged at most ``max_idle`` times; the last nudge asks for the verdict
+  with ``tool_choice`` naming ``record_verdict`` (a server that refuses a named ``tool_choice`` gets the plain
+  nudge, and the endpoint's memory keeps the refusal for the rest of the run), so a model that answers in text
+  still records its verdict through a tool call;
 - a model call that raises ends the item as ``error`` with the steps so far (the
   failed call counted); a request the model's client trimmed to fit the context
   window (:mod:`webtester.llm.compat`) is noted in the steps;
 - the tools are sent with ``tool_choice: "auto"`` (servers ignore tools sent without it);
-- the item's deadline (``ItemBudget.deadline``): checked between steps, each step
-  being bounded by the model timeout and the page timeouts; past it the item is an
-  ``error`` naming the limit;
+- the item's deadline (``ItemBudget.deadline``): checked between steps; a model request in progress
+  is bounded by the time left (``deadline``, honoured by :class:`~webtester.llm.compat.CompatChatOpenAI`)
+  and a browser step by the page timeouts; past it the item is an ``error`` naming the limit;
 - one verdict per item: calls after the verdict in the same model message are not
   run; each is answered with a tool error, and a second ``record_verdict`` is noted
   in the recorded verdict's evidence as a conflict (never dropped).
@@ -39,7 +42,7 @@ from pydantic import BaseModel, ValidationError
 from webtester.agents.base import ItemBudget
 from webtester.agents.verdict import VERDICT_TOOL, VerdictDesk
 from webtester.browser.watchdog import PageUnresponsive
-from webtester.llm.compat import TRIMMED_KEY
+from webtester.llm.compat import TRIMMED_KEY, endpoint_memory
 from webtester.llm.conversation import CHANNEL_KEY
 from webtester.llm.framing import neutralize
 from webtester.llm.usage import FAILED_CALL, add_usage
@@ -53,6 +56,13 @@ FIRST_PAGE_CHARS = 3_000
 #: the first page view's cap with the core tool set (a small context window): its top, the observe tool shows the rest
 CORE_FIRST_PAGE_CHARS = 300
 _NOT_GIVEN = "(not given: derive it from the description)"
+NUDGE = "Continue with a browser tool, or record the verdict with record_verdict."
+ASK_VERDICT = ("Record the verdict now with record_verdict, from what you have observed: pass, fail (with issue and "
+               "actual) or error (with reason).")
+#: HTTP statuses with which servers refuse a request feature (here: a named tool_choice)
+_REFUSED_STATUS = (400, 422, 500, 501)
+#: how the endpoint's memory records a server that refuses a named tool_choice (not asked again in the run)
+NAMED_CHOICE = "named tool_choice"
 
 
 def cap_lines(text: str, limit: int, more: str) -> str:
@@ -114,6 +124,7 @@ def run_detection(
     by_name = {t.name: t for t in tools}
     by_name[VERDICT_TOOL] = desk.tool()
     bound = model.bind_tools(list(by_name.values()), tool_choice="auto")  # servers ignore tools sent without it
+    verdict_only = model.bind_tools(list(by_name.values()), tool_choice=VERDICT_TOOL)
     messages = detection_messages(item, instruction, observation, budget.limit, page_chars=page_chars)
     cfg: RunnableConfig = {**(config or {})}
     cfg["metadata"] = {**cfg.get("metadata", {}), CHANNEL_KEY: item.id}
@@ -121,6 +132,9 @@ def run_detection(
     steps: list[str] = []
     malformed = idle = 0
     last_problem = ""
+    memory = endpoint_memory(model)
+    ask_verdict = False
+    named_choice_refused = memory is not None and NAMED_CHOICE in memory.refused
 
     def ended(status: Status, reason: str) -> Verdict:
         return Verdict(
@@ -137,21 +151,37 @@ def run_detection(
         if not budget.may_call_model():
             return ended(Status.error, f"no verdict recorded: {budget.exhausted_reason()}")
         budget.model_calls += 1
+        request = verdict_only if ask_verdict else bound
         try:
-            ai: AIMessage = bound.invoke(messages, config=cfg)
+            ai: AIMessage = request.invoke(messages, config=cfg, **_time_left(budget))
         except Exception as exc:
             cost += FAILED_CALL
+            if budget.out_of_time():
+                steps.append(f"model call cut at the {budget.time_limit}: {type(exc).__name__}: {exc}")
+                return out_of_time()
+            if ask_verdict and getattr(exc, "status_code", None) in _REFUSED_STATUS:
+                steps.append(f"the server refused tool_choice {VERDICT_TOOL}: {type(exc).__name__}: {exc}; "
+                             "asked in text")
+                ask_verdict, named_choice_refused = False, True
+                if memory is not None and NAMED_CHOICE not in memory.refused:
+                    memory.refused.append(NAMED_CHOICE)
+                continue
             steps.append(f"model call failed: {type(exc).__name__}: {exc}")
             return ended(Status.error, f"model call failed: {type(exc).__name__}: {exc}")
         cost = add_usage(cost, ai)
         if ai.response_metadata.get(TRIMMED_KEY):
             steps.append(f"request trimmed: {ai.response_metadata[TRIMMED_KEY]}")
         messages.append(ai)
+        ask_verdict = False
         if not ai.tool_calls and not ai.invalid_tool_calls:
             idle += 1
             if idle > max_idle:
                 return ended(Status.error, "the model stopped calling tools without recording a verdict")
-            messages.append(HumanMessage(content="Continue with a browser tool, or record the verdict with record_verdict."))
+            if idle == max_idle and not named_choice_refused:
+                ask_verdict = True
+                steps.append(f"the model answered {idle} times without a tool call: verdict asked for "
+                             f"(tool_choice {VERDICT_TOOL})")
+            messages.append(HumanMessage(content=ASK_VERDICT if ask_verdict else NUDGE))
             continue
         idle = 0
         for bad in ai.invalid_tool_calls:
@@ -188,6 +218,11 @@ def run_detection(
     verdict.evidence.steps = steps + verdict.evidence.steps
     verdict.cost = cost.model_copy(update={"tool_calls": budget.used})
     return verdict
+
+
+def _time_left(budget: ItemBudget) -> dict[str, float]:
+    """The request option that bounds a model call by the item's deadline (none without a deadline)."""
+    return {} if budget.deadline is None else {"deadline": budget.deadline}
 
 
 def _invalid_arguments(tool: BaseTool, args: Any) -> str | None:

@@ -10,7 +10,10 @@
 - every request is kept within the context window, when known (:attr:`CompatChatOpenAI.context_window`,
   or learned from the first context-length error): the conversation is trimmed
   (:func:`webtester.llm.context.trim_messages`) and the reply limit cut to what is left; a request
-  that fails with a context-length error is trimmed and retried once.
+  that fails with a context-length error is trimmed and retried once;
+- a call given ``deadline`` (a ``time.monotonic()`` value, e.g. the end of a test item's time) has its
+  request timeout cut to the time left, so a slow server cannot hold the caller past it (each retry of
+  the client gets that bound too); a call made at or after the deadline raises :class:`DeadlinePassed`.
 
 What it learns of the endpoint (the window, the token ratio, the structured-output method that works,
 the model name the server reports, whether replies carry token counts and tool calls, how long the first
@@ -51,7 +54,7 @@ class EndpointMemory:
     structured_method: str | None = None  # the structured-output method that worked after a fallback
     reported_model: str | None = None  # the model name the server reports in its replies
     max_completion_tokens: bool = False  # the endpoint wants the reply limit as max_completion_tokens
-    refused: list[str] = field(default_factory=list)  # request features the server refused (structured-output methods)
+    refused: list[str] = field(default_factory=list)  # features the server refused: structured-output methods, ...
     replies: int = 0  # replies received
     first_reply_seconds: float | None = None  # how long the first request took
     usage_reported: bool | None = None  # the replies carry token counts
@@ -84,6 +87,24 @@ def endpoint_memory(model: Any) -> EndpointMemory | None:
     """The :class:`EndpointMemory` of a chat model, or None for models that keep none (scripted, replay)."""
     memory = getattr(model, "endpoint_memory", None)
     return memory if isinstance(memory, EndpointMemory) else None
+
+
+class DeadlinePassed(TimeoutError):
+    """A model call asked for after its deadline."""
+
+
+def _bounded(kwargs: dict[str, Any], configured: Any) -> dict[str, Any]:
+    """``kwargs`` with a ``deadline`` turned into a request ``timeout`` of at most the time left."""
+    deadline = kwargs.get("deadline")
+    if deadline is None:
+        return kwargs
+    options = {k: v for k, v in kwargs.items() if k != "deadline"}
+    left = float(deadline) - time.monotonic()
+    if left <= 0:
+        raise DeadlinePassed("the deadline passed before the request was sent")
+    limit = configured if isinstance(configured, (int, float)) and configured > 0 else None
+    options["timeout"] = min(limit, left) if limit else left
+    return options
 
 
 class CompatChatOpenAI(ChatOpenAI):
@@ -133,13 +154,13 @@ class CompatChatOpenAI(ChatOpenAI):
               options: dict[str, Any]) -> ChatResult:
         """One request; sent again with ``max_completion_tokens`` when the endpoint refuses ``max_tokens``."""
         try:
-            return super()._generate(messages, stop, run_manager, **options)
+            return super()._generate(messages, stop, run_manager, **_bounded(options, self.request_timeout))
         except Exception as exc:
             refused = getattr(exc, "status_code", None) == 400 and _WANTS_COMPLETION_PARAM.search(str(exc))
             if not refused or self._memory.max_completion_tokens:
                 raise
             self._memory.max_completion_tokens = True
-            return super()._generate(messages, stop, run_manager, **options)
+            return super()._generate(messages, stop, run_manager, **_bounded(options, self.request_timeout))
 
     def _window(self) -> int | None:
         known = [w for w in (self._memory.context_window, self.context_window, self._memory.server_window) if w]
