@@ -80,3 +80,23 @@ def test_progress_rows_follow_the_bench_events():
             rows(index, "item_done", {"item": "FT-02", "status": "pass"})  # late events of a finished instance are ignored
     (row,) = progress.tasks  # the dropped row is gone once its instance finished
     assert (row.description.strip(), row.completed, row.total, row.fields["status"]) == ("a", 3, 3, "done")
+
+
+def test_progress_to_a_file_prints_a_line_per_finished_instance():
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress, TextColumn
+
+    from webtester.cli.progress import InstanceRows
+
+    log = io.StringIO()
+    with Progress(TextColumn("{task.description}"), console=Console(file=log, width=200)) as progress:
+        rows = InstanceRows(progress, keep_finished=False)
+        rows("a", "app_failed", {"error": "npm ci failed"})
+        rows("a", "instance_done", {"status": "failed"})
+        rows("b", "checklist", {"items": 2})
+        rows("b", "instance_done", {"status": "ok"})
+    lines = [line for line in log.getvalue().splitlines() if line.strip()]
+    assert "a: app failed: npm ci failed" in lines and "a: failed (1 finished in this run)" in lines
+    assert "b: done (2 finished in this run)" in lines

@@ -1,4 +1,8 @@
-"""Per-instance progress rows of a bench run, driven by the progress events the bench workers send."""
+"""Per-instance progress rows of a bench run, driven by the progress events the bench workers send.
+
+On a console that is not a terminal (output to a file or a pipe), where live rows are not drawn, each
+finished or failed instance is printed as one line instead, so a long run shows its progress in a log.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,11 @@ class InstanceRows:
         self.keep_finished = keep_finished
         self.rows: dict[str, TaskID] = {}
         self.finished: set[str] = set()
+        self.lines = not progress.console.is_terminal
+
+    def _line(self, index: str, text: str) -> None:
+        if self.lines:
+            self.progress.console.print(f"{index}: {text}", highlight=False)
 
     def _row(self, index: str) -> TaskID:
         if index not in self.rows:
@@ -39,11 +48,13 @@ class InstanceRows:
             update(row, advance=1, status=f"{data.get('item', '')}: {data.get('status', '')}")
         elif event in ("app_failed", "checklist_failed"):
             update(row, status=event.replace("_", " "))
+            self._line(index, event.replace("_", " ") + (f": {data['error']}" if data.get("error") else ""))
         elif event == "instance_done":
             self.finished.add(index)
             task = self.progress.tasks[self.progress.task_ids.index(row)]
             status = "done" if data.get("status") == "ok" else "failed"
             total = task.total or max(task.completed, 1)
             update(row, total=total, completed=total, status=status)
+            self._line(index, f"{status} ({len(self.finished)} finished in this run)")
             if not self.keep_finished:
                 self.progress.remove_task(row)
