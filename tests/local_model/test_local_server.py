@@ -93,13 +93,16 @@ def _webtester(*args: str, env: dict[str, str], timeout: float) -> subprocess.Co
                           capture_output=True, timeout=timeout)
 
 
+#: the lane's limits, each overridable from the environment (e.g. a slower model gets smaller replies)
+LANE_LIMITS = {"WEBTESTER_MODEL_TIMEOUT": "600", "WEBTESTER_MODEL_RETRIES": "1",
+               "WEBTESTER_MAX_TOOL_CALLS_PER_ITEM": "4", "WEBTESTER_MAX_TOOL_CALLS_PER_INSTANCE": "12",
+               "WEBTESTER_ITEM_TIME_LIMIT": "240", "WEBTESTER_INSTANCE_TIME_LIMIT": "1500",
+               "WEBTESTER_CHECKLIST_MAX_TOKENS": "768", "WEBTESTER_DETECTION_MAX_TOKENS": "200",
+               "WEBTESTER_JUDGE_MAX_TOKENS": "600"}
+
+
 def _env() -> dict[str, str]:
-    return {**os.environ, "OPENAI_BASE_URL": URL or "", "OPENAI_API_KEY": KEY, "WEBTESTER_MODEL": NAME,
-            "WEBTESTER_MODEL_TIMEOUT": "600", "WEBTESTER_MODEL_RETRIES": "1",
-            "WEBTESTER_MAX_TOOL_CALLS_PER_ITEM": "4", "WEBTESTER_MAX_TOOL_CALLS_PER_INSTANCE": "12",
-            "WEBTESTER_ITEM_TIME_LIMIT": "240", "WEBTESTER_INSTANCE_TIME_LIMIT": "1500",
-            "WEBTESTER_CHECKLIST_MAX_TOKENS": "768", "WEBTESTER_DETECTION_MAX_TOKENS": "200",
-            "WEBTESTER_JUDGE_MAX_TOKENS": "600"}
+    return {**LANE_LIMITS, **os.environ, "OPENAI_BASE_URL": URL or "", "OPENAI_API_KEY": KEY, "WEBTESTER_MODEL": NAME}
 
 
 def _result(run: Path) -> dict:

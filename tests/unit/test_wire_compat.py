@@ -356,3 +356,15 @@ def test_a_model_that_never_calls_a_tool_ends_the_item_as_an_error_after_the_ver
         sent = list(server.requests)
     assert [r["tool_choice"] for r in sent] == ["auto", "auto", NAMED_VERDICT]
     assert verdict.status is Status.error and "without recording a verdict" in verdict.evidence.notes
+
+
+def test_the_last_tool_call_of_the_budget_is_kept_for_the_verdict():
+    from detection_fakes import budget
+
+    look = {"tool_calls": [{"name": "observe", "args": {}}]}
+    with StubServer(Script.build({"items": {"FT-01": [look, look, {"verdict": {"status": "pass"}}]}}), strict=True) as server:
+        verdict = detect(chat_model_for(settings_for(server), "detection", "stub-model"), item_budget=budget(3))
+        sent = list(server.requests)
+    assert [r["tool_choice"] for r in sent] == ["auto", "auto", NAMED_VERDICT]
+    assert sent[2]["messages"][-1]["content"].startswith("One tool call is left")
+    assert verdict.status is Status.passed and verdict.cost.tool_calls == 3, verdict.evidence

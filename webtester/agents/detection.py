@@ -9,6 +9,9 @@ their calls until a verdict is recorded. It enforces:
 - malformed calls (arguments that are not JSON, that do not fit the tool's
   schema, unknown tools): the model is told what was wrong; after
   ``max_malformed`` in a row the item is an ``error`` naming the problem;
+- the last tool call of the budget is kept for the verdict: with one call left, the model is asked for its
+  verdict with ``tool_choice`` naming ``record_verdict`` (below), so a model that keeps exploring still ends
+  with a verdict rather than an exhausted budget;
 - a model that stops calling tools is nudged at most ``max_idle`` times; the last nudge asks for the verdict
   with ``tool_choice`` naming ``record_verdict`` (a server that refuses a named ``tool_choice`` gets the plain
   nudge, and the endpoint's memory keeps the refusal for the rest of the run), so a model that answers in text
@@ -59,6 +62,7 @@ _NOT_GIVEN = "(not given: derive it from the description)"
 NUDGE = "Continue with a browser tool, or record the verdict with record_verdict."
 ASK_VERDICT = ("Record the verdict now with record_verdict, from what you have observed: pass, fail (with issue and "
                "actual) or error (with reason).")
+LAST_CALL = "One tool call is left for this item. " + ASK_VERDICT
 #: HTTP statuses with which servers refuse a request feature (here: a named tool_choice)
 _REFUSED_STATUS = (400, 422, 500, 501)
 #: how the endpoint's memory records a server that refuses a named tool_choice (not asked again in the run)
@@ -133,7 +137,7 @@ def run_detection(
     malformed = idle = 0
     last_problem = ""
     memory = endpoint_memory(model)
-    ask_verdict = False
+    ask_verdict = last_call_asked = False
     named_choice_refused = memory is not None and NAMED_CHOICE in memory.refused
 
     def ended(status: Status, reason: str) -> Verdict:
@@ -150,6 +154,10 @@ def run_detection(
             return out_of_time()
         if not budget.may_call_model():
             return ended(Status.error, f"no verdict recorded: {budget.exhausted_reason()}")
+        if budget.remaining == 1 and not last_call_asked and not named_choice_refused:
+            ask_verdict = last_call_asked = True
+            steps.append(f"one tool call left: verdict asked for (tool_choice {VERDICT_TOOL})")
+            messages.append(HumanMessage(content=LAST_CALL))
         budget.model_calls += 1
         request = verdict_only if ask_verdict else bound
         try:
