@@ -208,3 +208,80 @@ def test_get_judge_embedding_is_the_trained_judge_and_the_naive_one_stays_reacha
     naive = get_judge("embedding-naive", cache_path=tmp_path / "n.sqlite")
     assert isinstance(naive, EmbeddingJudge) and naive.info.name == "embedding-naive"
     assert {"embedding", "embedding-naive"} <= set(JUDGES)
+
+
+def _two_style_checklists() -> tuple[list[Checklist], list[np.ndarray]]:
+    """The toy checklists, each instance written in two styles."""
+    cls, tensors = _toy_checklists(4)
+    more, more_x = _toy_checklists(4)
+    for cl in more:
+        cl.system = "other"
+    return cls + more, tensors + more_x
+
+
+def test_style_splits_hold_out_each_style_once():
+    cls, _ = _two_style_checklists()
+    splits = judge_training.style_splits(cls)
+    assert [f.style for f in splits] == ["other", "toy"]
+    for fold in splits:
+        held = [cl for cl in cls if fold.holds(cl)]
+        assert len(held) == 4 and {cl.system for cl in held} == {fold.style}
+    by_instance = judge_training.instance_splits(cls, 2)
+    assert sorted(i for f in by_instance for i in f.instances) == sorted({cl.index for cl in cls})
+    assert all(fold.holds(cl) == (cl.index in fold.instances) for fold in by_instance for cl in cls)
+
+
+def test_share_threshold_matches_the_labelled_share_of_items():
+    cls, _ = _toy_checklists(2)  # 3 of every 4 items are labelled as matched
+    scores = [np.array([[0.9, 0.1, 0.1], [0.1, 0.4, 0.1], [0.1, 0.1, 0.7], [0.5, 0.1, 0.1]]),
+              np.array([[0.8, 0.1, 0.1], [0.1, 0.6, 0.1], [0.1, 0.1, 0.3], [0.2, 0.1, 0.1]])]
+    t = judge_training.share_threshold(scores, cls, "reference")
+    tops = np.concatenate([s.max(axis=1) for s in scores])
+    assert (tops >= t).sum() == 6 and t == pytest.approx(0.35)
+    # the agreement rule cuts elsewhere on the same scores: it is a different rule
+    assert judge_training.agreement_threshold(scores, cls, "reference") != pytest.approx(t)
+
+
+def test_cross_validation_by_style_never_trains_on_the_held_out_style(monkeypatch):
+    cls, tensors = _two_style_checklists()
+    seen: list[tuple[str, set[str]]] = []
+    real_fit = judge_training.fit_pair_model
+    style_of = {id(t): cl.system for cl, t in zip(cls, tensors)}
+
+    def spy(ts, ys, c):
+        seen.append(("fit", {style_of[id(t)] for t in ts}))
+        return real_fit(ts, ys, c)
+
+    monkeypatch.setattr(judge_training, "fit_pair_model", spy)
+    splits = judge_training.style_splits(cls)
+    result = judge_training.cross_validate_trained(cls, tensors, splits=splits, c_grid=(1.0,), inner_folds=2,
+                                                   rule=judge_training.share_threshold,
+                                                   progress=lambda _msg: seen.append(("fold", set())))
+    assert [c["held_out_style"] for c in result.choices] == ["other", "toy"]
+    fold = 0
+    for kind, styles in seen:
+        if kind == "fold":
+            fold += 1
+        else:
+            assert styles == {s.style for s in splits} - {splits[fold].style}
+    assert judge_figures(cls, result.matches)["agreement"] >= 0.9
+
+
+def test_tuned_cross_validation_tunes_each_fold_once_for_every_rule(monkeypatch):
+    cls, tensors = _two_style_checklists()
+    x_of = {id(cl): t for cl, t in zip(cls, tensors)}
+    tunings: list[set[str]] = []
+
+    def fake_tune(train, source, config):
+        tunings.append({cl.system for cl in train})
+        return {}
+
+    monkeypatch.setattr(judge_training, "tune_encoder", fake_tune)
+    monkeypatch.setattr(judge_training, "cross_fitted_tensors", lambda train, *a, **k: [x_of[id(cl)] for cl in train])
+    monkeypatch.setattr(judge_training, "_features_with", lambda adapter, part: [x_of[id(cl)] for cl in part])
+    out = judge_training.cross_validate_tuned(cls, splits=judge_training.style_splits(cls))
+    assert tunings == [{"toy"}, {"other"}]
+    assert set(out) == set(judge_training.THRESHOLD_RULES)
+    for result in out.values():
+        assert all(m is not None for m in result.matches)
+        assert [c["held_out_style"] for c in result.choices] == ["other", "toy"]

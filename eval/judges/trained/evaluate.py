@@ -14,22 +14,31 @@ Pearson correlation, over the 48 checklists (16 instances x 3 generator styles),
 of coverage, precision, recall and F1 computed by ``webtester.eval.metrics.score_instance``
 from the judge's matches and from the reference matches.
 
+Two outer cross-validation schemes: ``by instance`` (whole instances held out;
+leave-one-instance-out for the cheap judges, 4 folds for the tuned encoder) and
+``by style`` (train on two checklist styles, test on the third; 3 folds). Every
+cross-validated judge is measured under both, with the out-of-fold matches of all
+folds pooled over the 48 checklists. Two threshold rules are compared on the
+same folds: ``agreement`` (the cut that agrees best with the training labels,
+the shipped rule) and ``share`` (the cut under which the judge matches the
+share of training items the annotators matched; the new rule).
+
 Judges and how their figures are obtained:
 
 * ``naive (tuned on all)``: argmax cosine (all-MiniLM-L6-v2, description+expected)
   with the threshold that maximises agreement on the whole set: optimistic.
-* ``naive (CV)``: the same rule, threshold chosen on the training instances of
-  each leave-one-instance-out fold.
+* ``naive (CV)``: the same rule, threshold chosen on the training part of each fold.
 * ``naive (shipped)``: ``EmbeddingJudge`` as stored by ``calibrate`` (its
   calibration uses this set's annotation passes too, so it is not held out).
 * ``trained, packaged encoder (CV)``: the previous judge: the pair classifier on
   features from the encoder as packaged, C and threshold chosen by inner grouped CV
-  and the model fitted on the training instances of each leave-one-instance-out fold.
+  and the model fitted on the training part of each fold, with either threshold rule.
 * ``trained, tuned encoder (CV)``: the shipped judge's whole procedure
   (``training.fit_tuned``: encoder bias tuning, cross-fitted features,
-  C and threshold) run on the training instances of each of 4 folds by instance
-  and applied to the held-out ones (about 15 minutes on 2 cores; ``--no-tuned``
-  skips it).
+  C and threshold) run on the training part of each fold and applied to the
+  held-out part; 7 outer folds, each 4 encoder tunings (about 20
+  minutes on an idle 2-core machine, hours under load; ``--no-tuned`` skips it).
+  The agreement rule is the shipped judge, the share rule the new one.
 * ``trained (shipped, in-sample)``: the stored artifact, fitted on all of this set.
 * ``llm``: the LLM judge as configured (``--llm``); nothing is tuned.
 """
@@ -42,6 +51,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from webtester.datasets import load_dataset
@@ -63,11 +73,15 @@ from webtester.eval.judges.trained.judge import (
     forget_vectors,
 )
 from webtester.eval.judges.trained.training import (
+    THRESHOLD_RULES,
+    Fold,
     FoldResult,
     cross_validate_threshold,
     cross_validate_trained,
     cross_validate_tuned,
+    instance_splits,
     row_threshold,
+    style_splits,
 )
 from webtester.eval.paths import DEFAULT_DATASET, MATCHING_ROOT
 from webtester.settings import load_settings
@@ -92,6 +106,36 @@ def _cv_run(cv: FoldResult, how: str) -> dict:
     return {"matches": cv.matches, "folds": cv.choices, "how": f"{how} (t {min(ts):.3f}..{max(ts):.3f})"}
 
 
+def _schemes(checklists: list[Checklist], instance_folds: int | None) -> dict[str, list[Fold]]:
+    """The outer cross-validation schemes: by instance (``instance_folds``; None = leave one out) and by style."""
+    return {"by instance": instance_splits(checklists, instance_folds), "by style": style_splits(checklists)}
+
+
+def _cv_runs(checklists: list[Checklist], sims: list, tensors: list, *, with_tuned: bool,
+             progress: Callable[[str], None]) -> dict[str, dict]:
+    """Cross-validated runs of the naive, previous, shipped and new judges under both schemes."""
+    runs: dict[str, dict] = {}
+    for scheme, splits in _schemes(checklists, None).items():
+        cv = cross_validate_threshold(checklists, sims, splits=splits)
+        runs[f"{scheme}: naive (CV)"] = _cv_run(cv, f"{scheme}, {len(splits)} folds; threshold chosen per fold")
+        for rule, label in (("agreement", "previous judge"), ("share", "previous judge, share-calibrated threshold")):
+            runs[f"{scheme}: trained, packaged encoder, {rule} threshold (CV)"] = _cv_run(
+                cross_validate_trained(checklists, tensors, splits=splits, rule=THRESHOLD_RULES[rule], progress=progress),
+                f"{label}: classifier on features from the encoder as packaged; {scheme}, {len(splits)} folds; "
+                "C by inner 5-fold grouped CV per fold")
+    if with_tuned:
+        for scheme, splits in _schemes(checklists, TUNED_OUTER_FOLDS).items():
+            t0 = time.perf_counter()
+            results = cross_validate_tuned(checklists, splits=splits, rules=THRESHOLD_RULES, progress=progress)
+            for rule, label in (("agreement", "shipped"), ("share", "new")):
+                runs[f"{scheme}: trained, tuned encoder, {rule} threshold (CV, {label})"] = _cv_run(
+                    results[rule], f"{label} judge: the tuned-encoder procedure with the {rule} threshold rule, "
+                    f"{scheme}, {len(splits)} folds; per fold the encoder tuning (3-fold cross-fitting), C and "
+                    "threshold use the training part only")
+            progress(f"trained judge, tuned encoder, {scheme}: {time.perf_counter() - t0:.1f} s")
+    return runs
+
+
 def evaluate(dataset: Path, root: Path, *, with_llm: bool = False, with_tuned: bool = True, cache_path="default",
              progress=print) -> dict:
     """All judges' figures against every label source (see the module docstring)."""
@@ -100,34 +144,15 @@ def evaluate(dataset: Path, root: Path, *, with_llm: bool = False, with_tuned: b
              f"{len({c.index for c in checklists})} instances")
     runs: dict[str, dict] = {}
 
-    t0 = time.perf_counter()
     sims, shipped = naive_similarities(checklists, cache_path)
     t_all, _ = row_threshold(sims, checklists, "reference")
     runs["naive (tuned on all)"] = {"matches": [assign(s, _ids(c), t_all) for s, c in zip(sims, checklists)],
                                     "how": f"threshold {t_all:.3f} maximising agreement on all 730 items (optimistic)"}
-    cv = cross_validate_threshold(checklists, sims)
-    ts = [c["threshold"] for c in cv.choices]
-    runs["naive (CV)"] = {"matches": cv.matches,
-                          "how": f"leave-one-instance-out; threshold chosen per fold ({min(ts):.3f}..{max(ts):.3f})"}
     runs["naive (shipped)"] = {"matches": shipped.match_many([(c.instance, c.items) for c in checklists]),
                                "how": f"EmbeddingJudge with its stored calibration, {shipped.info.label()} "
                                       f"({shipped.info.details.get('calibration')}; calibrated partly on this set)"}
-    progress(f"naive judge: {time.perf_counter() - t0:.1f} s")
-
-    t0 = time.perf_counter()
     tensors = PairFeaturizer(PackagedEncoder(cache_path)).features([(c.instance, c.items) for c in checklists])
-    runs["trained, packaged encoder (CV)"] = _cv_run(
-        cross_validate_trained(checklists, tensors, progress=progress),
-        "previous judge: same classifier on features from the encoder as packaged; leave-one-instance-out; "
-        "C and threshold by inner 5-fold grouped CV per fold")
-    progress(f"trained judge, packaged encoder: {time.perf_counter() - t0:.1f} s")
-    if with_tuned:
-        t0 = time.perf_counter()
-        runs["trained, tuned encoder (CV)"] = _cv_run(
-            cross_validate_tuned(checklists, outer_folds=TUNED_OUTER_FOLDS, progress=progress),
-            f"the shipped judge's procedure, {TUNED_OUTER_FOLDS}-fold by instance: per fold the encoder tuning "
-            "(3-fold cross-fitting), C and threshold use the training instances only")
-        progress(f"trained judge, tuned encoder: {time.perf_counter() - t0:.1f} s")
+    runs.update(_cv_runs(checklists, sims, tensors, with_tuned=with_tuned, progress=progress))
     if MODEL_FILE.exists():
         judge = TrainedJudge(cache_path=cache_path)
         runs["trained (shipped, in-sample)"] = {

@@ -28,7 +28,7 @@ from webtester.eval.judges.embedding import model_id
 from webtester.eval.judges.trained.dev_set import judge_figures, load_dev_set
 from webtester.eval.judges.trained.encoder_tuning import adapter_digest, save_adapter
 from webtester.eval.judges.trained.judge import FORMAT, MODEL_FILE, PackagedEncoder, PairFeaturizer, assign
-from webtester.eval.judges.trained.training import C_GRID, INNER_FOLDS, fit_tuned
+from webtester.eval.judges.trained.training import C_GRID, INNER_FOLDS, THRESHOLD_RULES, fit_tuned
 from webtester.eval.paths import DATA_ROOT, DEFAULT_DATASET, EVAL_ROOT, MATCHING_ROOT
 
 VERSION = 2
@@ -46,10 +46,15 @@ def _shown(path: Path) -> str:
 
 
 def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: str = "reference",
-          cache_path: Path | None | str = "default", progress=print) -> tuple[dict, dict]:
-    """Fit the judge on the development set; returns the artifact as a dict and the tuned encoder values."""
+          cache_path: Path | None | str = "default", progress=print,
+          threshold_rule: str = "agreement") -> tuple[dict, dict]:
+    """Fit the judge on the development set; returns the artifact as a dict and the tuned encoder values.
+
+    ``threshold_rule`` names the rule of ``THRESHOLD_RULES`` that sets the match threshold.
+    """
     checklists = load_dev_set(root, dataset)
-    adapter, model, threshold, info = fit_tuned(checklists, source, progress=progress)
+    adapter, model, threshold, info = fit_tuned(checklists, source, rule=THRESHOLD_RULES[threshold_rule],
+                                                progress=progress)
     tensors = PairFeaturizer(PackagedEncoder(cache_path, adapter)).features([(cl.instance, cl.items) for cl in checklists])
     matches = [assign(model.probability(x), [g.id for g in cl.instance.checklist], threshold)
                for cl, x in zip(checklists, tensors)]
@@ -69,7 +74,8 @@ def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: s
         "rule": "per predicted item: the gold item of highest match probability if it reaches the threshold, else none",
         "threshold": threshold,
         "model": model.to_json(),
-        "selection": {"C_grid": list(C_GRID), "inner_folds": INNER_FOLDS, "grouped_by": "instance", **info},
+        "selection": {"C_grid": list(C_GRID), "inner_folds": INNER_FOLDS, "grouped_by": "instance",
+                      "threshold_rule": threshold_rule, **info},
         "training_data": {
             "predicted": f"{_shown(root / 'predicted.jsonl')} sha256:{_sha256(root / 'predicted.jsonl')}",
             "labels": f"{_shown(root / 'reference.jsonl')} sha256:{_sha256(root / 'reference.jsonl')}",
@@ -90,8 +96,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--root", type=Path, default=MATCHING_ROOT, help="labelled matching set folder")
     parser.add_argument("--write", action="store_true", help=f"store the artifact in {_shown(MODEL_FILE)}")
     parser.add_argument("--out", type=Path, default=MODEL_FILE, help="where --write stores the artifact")
+    parser.add_argument("--threshold-rule", choices=sorted(THRESHOLD_RULES), default="agreement",
+                        help="agreement: the cut agreeing best with the labels (shipped); "
+                             "share: the cut matching the labels' share of matched items")
     args = parser.parse_args(argv)
-    artifact, adapter = train(args.dataset, args.root)
+    artifact, adapter = train(args.dataset, args.root, threshold_rule=args.threshold_rule)
     text = json.dumps(artifact, indent=1)
     summary = {k: artifact[k] for k in ("threshold", "selection", "in_sample")}
     summary["in_sample"] = {k: v for k, v in artifact["in_sample"].items() if k != "per_instance"}

@@ -1,14 +1,17 @@
 """Training and cross-validation of the trained matching judge (and of the naive baseline's threshold).
 
-Everything is grouped by instance: a fold holds out whole instances, never
-part of one instance's items. Hyper-parameters (regularisation ``C`` and the
-match threshold) are chosen inside the training instances of each fold by an
-inner grouped cross-validation, so held-out figures are not tuned on.
+An outer fold holds out whole instances (never part of one instance's items)
+or one whole checklist style (train on the other styles, test on it). Hyper-
+parameters (regularisation ``C`` and the match threshold) are chosen inside the
+training part of each fold by an inner cross-validation grouped by instance, so
+held-out figures are not tuned on. The threshold follows a ``ThresholdRule``:
+the cut that agrees best with the labels (``agreement_threshold``) or the cut
+that matches as large a share of the items as the labels do (``share_threshold``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +33,39 @@ from webtester.eval.stats import best_threshold, instance_folds
 C_GRID = (0.03, 0.1, 0.3, 1.0)
 INNER_FOLDS = 5
 TUNING_FOLDS = 4  # cross-fitting folds for the features the classifier learns from
+
+
+ThresholdRule = Callable[[Sequence[np.ndarray], Sequence[Checklist], str], float]
+STYLES = ("terse", "detailed", "explorer")
+
+
+@dataclass(frozen=True)
+class Fold:
+    """The held-out part of an outer fold: whole instances, or (``style`` set) every checklist of one style."""
+
+    instances: tuple[str, ...] = ()
+    style: str | None = None
+
+    def holds(self, cl: Checklist) -> bool:
+        """Whether ``cl`` is held out by this fold."""
+        return cl.system == self.style if self.style is not None else cl.index in self.instances
+
+    def describe(self) -> str:
+        return f"style {self.style}" if self.style is not None else ", ".join(self.instances)
+
+    def as_dict(self) -> dict:
+        return {"held_out_style": self.style} if self.style is not None else {"held_out": list(self.instances)}
+
+
+def instance_splits(checklists: Sequence[Checklist], n_folds: int | None = None) -> list[Fold]:
+    """Outer folds by instance (``instance_folds``; None = leave one instance out)."""
+    return [Fold(instances=tuple(f)) for f in instance_folds([cl.index for cl in checklists], n_folds)]
+
+
+def style_splits(checklists: Sequence[Checklist]) -> list[Fold]:
+    """One outer fold per checklist style present: train on the other styles, test on it."""
+    present = {cl.system for cl in checklists}
+    return [Fold(style=s) for s in [*STYLES, *sorted(present - set(STYLES))] if s in present]
 
 
 @dataclass
@@ -74,6 +110,32 @@ def row_threshold(scores: Sequence[np.ndarray], checklists: Sequence[Checklist],
     return best_threshold(tops, ok_matched, ok_none)
 
 
+def agreement_threshold(scores: Sequence[np.ndarray], checklists: Sequence[Checklist], source: str) -> float:
+    """The cut on row-maximum scores that agrees best with ``source`` (``row_threshold``)."""
+    return row_threshold(scores, checklists, source)[0]
+
+
+def share_threshold(scores: Sequence[np.ndarray], checklists: Sequence[Checklist], source: str) -> float:
+    """The cut on row-maximum scores under which the judge matches the share of items that ``source`` matches.
+
+    Midway between the two row maxima around the quantile, so exactly
+    ``round(share * n)`` of the given items reach it (ties aside).
+    """
+    tops = np.sort(np.concatenate([s.max(axis=1) for s in scores if s.size]))
+    labels = [lab for cl in checklists for lab in cl.labels[source]]
+    if tops.size == 0 or not labels:
+        raise ValueError("share_threshold: no scored items")
+    k = int(round(float(np.mean([lab is not None for lab in labels])) * tops.size))  # items to match
+    if k <= 0:
+        return float(tops[-1]) + 1e-3
+    if k >= tops.size:
+        return float(tops[0]) - 1e-3
+    return float(tops[tops.size - k - 1] + tops[tops.size - k]) / 2
+
+
+THRESHOLD_RULES: dict[str, ThresholdRule] = {"agreement": agreement_threshold, "share": share_threshold}
+
+
 def _oof_scores(tensors, ys, idx_of, folds, c) -> list[np.ndarray]:
     out: list[np.ndarray | None] = [None] * len(tensors)
     for fold in folds:
@@ -92,18 +154,19 @@ def select_and_fit(
     *,
     c_grid: Sequence[float] = C_GRID,
     inner_folds: int = INNER_FOLDS,
+    rule: ThresholdRule = agreement_threshold,
 ) -> tuple[PairModel, float, dict]:
-    """Choose C and the threshold by grouped inner CV on these checklists, then fit on all of them."""
+    """Choose C (best inner agreement) and the threshold (``rule`` on that C's out-of-fold scores), then fit on all."""
     ys = [targets(cl, source) for cl in checklists]
     idx_of = [cl.index for cl in checklists]
     folds = instance_folds(idx_of, inner_folds)
-    trials = {}
+    trials, oofs = {}, {}
     for c in c_grid:
-        oof = _oof_scores(tensors, ys, idx_of, folds, c)
-        trials[c] = row_threshold(oof, checklists, source)
+        oofs[c] = _oof_scores(tensors, ys, idx_of, folds, c)
+        trials[c] = row_threshold(oofs[c], checklists, source)
     c_best = max(c_grid, key=lambda c: (round(trials[c][1], 6), -c))
     model = fit_pair_model(tensors, ys, c_best)
-    threshold = trials[c_best][0]
+    threshold = rule(oofs[c_best], checklists, source)
     return model, threshold, {"C": c_best, "threshold": threshold, "inner_agreement": trials[c_best][1],
                               "inner_trials": {str(c): round(v[1], 4) for c, v in trials.items()}}
 
@@ -114,21 +177,22 @@ def cross_validate_trained(
     source: str = "reference",
     *,
     outer_folds: int | None = None,
+    splits: Sequence[Fold] | None = None,
     progress: Callable[[str], None] | None = None,
     **kwargs,
 ) -> FoldResult:
-    """Out-of-fold matches of the trained judge: for each held-out group of instances, select and fit on the rest."""
+    """Out-of-fold matches of the trained judge: for each held-out part (``splits``, default by instance), fit on the rest."""
     matches: list[list[Label] | None] = [None] * len(checklists)
     choices = []
-    for fold in instance_folds([cl.index for cl in checklists], outer_folds):
-        train = [i for i, cl in enumerate(checklists) if cl.index not in fold]
+    for fold in splits if splits is not None else instance_splits(checklists, outer_folds):
+        train = [i for i, cl in enumerate(checklists) if not fold.holds(cl)]
         model, threshold, info = select_and_fit([checklists[i] for i in train], [tensors[i] for i in train], source, **kwargs)
         for i, cl in enumerate(checklists):
-            if cl.index in fold:
+            if fold.holds(cl):
                 matches[i] = assign(model.probability(tensors[i]), [g.id for g in cl.instance.checklist], threshold)
-        choices.append({"held_out": fold, **info})
+        choices.append({**fold.as_dict(), **info})
         if progress:
-            progress(f"fold {len(choices)}: held out {', '.join(fold)} (C={info['C']}, t={threshold:.3f})")
+            progress(f"fold {len(choices)}: held out {fold.describe()} (C={info['C']}, t={threshold:.3f})")
     return FoldResult(matches, choices)  # type: ignore[arg-type]
 
 
@@ -138,17 +202,18 @@ def cross_validate_threshold(
     source: str = "reference",
     *,
     outer_folds: int | None = None,
+    splits: Sequence[Fold] | None = None,
 ) -> FoldResult:
-    """The naive judge (argmax similarity above a threshold) with the threshold chosen on the training instances."""
+    """The naive judge (argmax similarity above a threshold) with the threshold chosen on the training part."""
     matches: list[list[Label] | None] = [None] * len(checklists)
     choices = []
-    for fold in instance_folds([cl.index for cl in checklists], outer_folds):
-        train = [i for i, cl in enumerate(checklists) if cl.index not in fold]
+    for fold in splits if splits is not None else instance_splits(checklists, outer_folds):
+        train = [i for i, cl in enumerate(checklists) if not fold.holds(cl)]
         t, agr = row_threshold([sims[i] for i in train], [checklists[i] for i in train], source)
         for i, cl in enumerate(checklists):
-            if cl.index in fold:
+            if fold.holds(cl):
                 matches[i] = assign(sims[i], [g.id for g in cl.instance.checklist], t)
-        choices.append({"held_out": fold, "threshold": t, "train_agreement": agr})
+        choices.append({**fold.as_dict(), "threshold": t, "train_agreement": agr})
     return FoldResult(matches, choices)  # type: ignore[arg-type]
 
 
@@ -194,11 +259,12 @@ def fit_tuned(
     *,
     folds: int = TUNING_FOLDS,
     config: TuningConfig = DEFAULT_TUNING,
+    rule: ThresholdRule = agreement_threshold,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[Adapter, PairModel, float, dict]:
-    """The tuned judge: classifier (C, threshold) on cross-fitted features, encoder tuned on all ``checklists``."""
+    """The tuned judge: classifier (C, threshold by ``rule``) on cross-fitted features, encoder tuned on all ``checklists``."""
     tensors = cross_fitted_tensors(checklists, source, folds=folds, config=config, progress=progress)
-    model, threshold, info = select_and_fit(checklists, tensors, source)
+    model, threshold, info = select_and_fit(checklists, tensors, source, rule=rule)
     adapter = tune_encoder(checklists, source, config)
     return adapter, model, threshold, {**info, "tuning_folds": folds, "tuning": config.as_dict()}
 
@@ -208,21 +274,33 @@ def cross_validate_tuned(
     source: str = "reference",
     *,
     outer_folds: int = 4,
+    splits: Sequence[Fold] | None = None,
     inner_folds: int = 3,
     config: TuningConfig = DEFAULT_TUNING,
+    rules: Mapping[str, ThresholdRule] | None = None,
     progress: Callable[[str], None] | None = None,
-) -> FoldResult:
-    """Out-of-fold matches of the tuned judge: encoder tuning, C and threshold all chosen without the held-out instances."""
-    matches: list[list[Label] | None] = [None] * len(checklists)
-    choices = []
-    for fold in instance_folds([cl.index for cl in checklists], outer_folds):
-        train = [cl for cl in checklists if cl.index not in fold]
-        held = [i for i, cl in enumerate(checklists) if cl.index in fold]
-        adapter, model, threshold, info = fit_tuned(train, source, folds=inner_folds, config=config)
-        for i, x in zip(held, _features_with(adapter, [checklists[i] for i in held])):
-            matches[i] = assign(model.probability(x), [g.id for g in checklists[i].instance.checklist], threshold)
-        choices.append({"held_out": fold, "C": info["C"], "threshold": threshold,
-                        "inner_agreement": info["inner_agreement"]})
-        if progress:
-            progress(f"fold {len(choices)}/{outer_folds}: held out {', '.join(fold)} (C={info['C']}, t={threshold:.3f})")
-    return FoldResult(matches, choices)  # type: ignore[arg-type]
+) -> dict[str, FoldResult]:
+    """Out-of-fold matches of the tuned judge, one result per threshold rule (default: ``THRESHOLD_RULES``).
+
+    Per outer fold (``splits``, default ``outer_folds`` by instance) the encoder
+    tuning, cross-fitting, C and every rule's threshold use the training part
+    only; the rules share the fold's tuned encoders, so each fold is tuned once.
+    """
+    rules = THRESHOLD_RULES if rules is None else rules
+    matches: dict[str, list[list[Label] | None]] = {name: [None] * len(checklists) for name in rules}
+    choices: dict[str, list[dict]] = {name: [] for name in rules}
+    for k, fold in enumerate(splits if splits is not None else instance_splits(checklists, outer_folds), 1):
+        train = [cl for cl in checklists if not fold.holds(cl)]
+        held = [i for i, cl in enumerate(checklists) if fold.holds(cl)]
+        tensors = cross_fitted_tensors(train, source, folds=inner_folds, config=config)
+        adapter = tune_encoder(train, source, config)
+        held_x = _features_with(adapter, [checklists[i] for i in held])
+        for name, rule in rules.items():
+            model, threshold, info = select_and_fit(train, tensors, source, rule=rule)
+            for i, x in zip(held, held_x):
+                matches[name][i] = assign(model.probability(x), [g.id for g in checklists[i].instance.checklist], threshold)
+            choices[name].append({**fold.as_dict(), "C": info["C"], "threshold": threshold,
+                                  "inner_agreement": info["inner_agreement"]})
+            if progress:
+                progress(f"fold {k}: held out {fold.describe()}, rule {name} (C={info['C']}, t={threshold:.3f})")
+    return {name: FoldResult(matches[name], choices[name]) for name in rules}  # type: ignore[arg-type]
