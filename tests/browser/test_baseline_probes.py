@@ -57,6 +57,14 @@ def _run_forms(sess: ProbeSession) -> None:
     probe_form(sess, "Add a note", reopen)
 
 
+def _run_dates(sess: ProbeSession) -> None:
+    def reopen():
+        sess.goto()
+        return next(f for f in read_model(sess.page).forms if f.visible)
+
+    probe_form(sess, "Book a room", reopen)
+
+
 def _run_lists(sess: ProbeSession) -> None:
     model = read_model(sess.page)
     probe = ListProbe(sess, model)
@@ -73,7 +81,9 @@ def _run_widgets(sess: ProbeSession) -> None:
 
 
 CASES = [
-    ("forms.html", _run_forms, {"invalid-input-accepted", "required-field-not-enforced", "form-not-cleared", "deleted-entry-returns"}),
+    ("forms.html", _run_forms, {"invalid-input-accepted", "required-field-not-enforced", "form-not-cleared", "deleted-entry-returns",
+                                "duplicate-accepted"}),
+    ("dates.html", _run_dates, {"past-date-accepted", "future-date-accepted", "end-before-start-accepted", "duplicate-accepted"}),
     ("list.html", _run_lists, {"search-misses-entry", "filter-shows-other", "count-mismatch", "no-empty-state"}),
     ("widgets.html", _run_widgets, {"close-control-broken", "escape-does-not-close", "repeat-vote", "mixed-currency"}),
 ]
@@ -97,7 +107,8 @@ def test_probes_silent_without_defects(session, name, run, expected):
     assert sess.log.findings == [], [f"{f.probe}: {f.element}: {f.message}" for f in sess.log.findings]
     covered = {c.probe for c in sess.log.covered}
     # a silent probe must have exercised something: each defect kind has its 'checked, no problem' record
-    wanted = {"forms.html": {"invalid-input", "required-choice", "form-cleared", "persist-delete", "required"},
+    wanted = {"forms.html": {"invalid-input", "required-choice", "form-cleared", "persist-delete", "required", "duplicate"},
+              "dates.html": {"date-order", "duplicate"},
               "list.html": {"search", "filter", "count", "empty-state"},
               "widgets.html": {"dialog-close", "vote"}}[name]
     assert wanted <= covered, covered

@@ -30,6 +30,13 @@ TOTALS = re.compile(r"\b(total|subtotal|balance|sum|tax|discount)\b", re.IGNOREC
 CREATE = re.compile(r"\b(add|create|post|write|record|save|book|register|submit|apply|reply|start a)\b", re.IGNORECASE)
 POSTING = re.compile(r"\b(add|post|send|submit|reply|create|book|register|publish|comment)\b", re.IGNORECASE)
 DELETE = re.compile(r"\b(delete|remove|cancel)\b", re.IGNORECASE)
+DATED = re.compile(r"\b(dates?|deadlines?|due|days?|calendar|schedul\w*|when)\b", re.IGNORECASE)
+AHEAD = re.compile(r"\b(deadline|due date|booking|reservation|appointment|event|meeting|interview|check-?in|expiration)s?\b",
+                   re.IGNORECASE)
+BEHIND = re.compile(r"\b(transaction|expense|workout|exercise|income|purchase|reimbursement|completion|activity log)s?\b",
+                    re.IGNORECASE)
+DATE_RANGE = re.compile(r"\bstart (?:date|time)|\bend date|date range|check-?in[^.]*check-?out|\bfrom [^.]{0,30}\bto\b[^.]{0,20}\bdates?",
+                        re.IGNORECASE)
 
 
 @dataclass
@@ -135,6 +142,17 @@ _RULE_PATTERNS: list[tuple[str, str]] = [
     ("invalid-input", r"invalid|reject|negative|positive number|zero|format|nonsense|out[- ]of[- ]range|sensible ranges?|"
                       r"validat|look valid"),
     ("unavailable-option", r"sold[- ]out|unavailable|not available"),
+    ("past-date", r"(?:cannot|can't|not|no|prevent\w*|reject\w*|disabl\w*|unable|never)\b[^.]{0,50}\bpast (?:\w+ )?(?:dates?|times?|days?|"
+                  r"deadlines?)|(?:must|should) be (?:a |an )?(?:valid )?(?:future|upcoming)|future (?:date )?or (?:the )?current|"
+                  r"already passed|before today"),
+    ("future-date", r"(?:cannot|can't|not|no|prevent\w*|reject\w*|disallow\w*|unable|never)\b[^.]{0,50}\bfuture\b(?! date or)|"
+                    r"(?:date|time)s? (?:is |are )?(?:later|after) (?:than )?(?:today|now|the current)"),
+    ("date-order", r"start\w*[^.]{0,40}\b(?:earlier|before|prior)\b[^.]{0,40}\bend|\bend\w*[^.]{0,40}\b(?:later|after)\b[^.]{0,40}\bstart|"
+                   r"start (?:date|time)s? (?:is |are )?later than|valid time ?frame|valid (?:date|time) (?:range|period)"),
+    ("duplicate", r"duplicat|same name|(?:names?|titles?) (?:must|should) be unique|unique (?:names?|titles?)|\btwice\b|"
+                  r"repeated(?:ly)? (?:submi|post|creat|add|book|send)|(?:submi|post|book|regist|appl|send|publish)\w* [^.]{0,30}"
+                  r"(?:repeatedly|more than once|multiple times)|multiple (?:\w+ ){1,2}for the same|same contact information|"
+                  r"double[- ]book|booked repeatedly|(?:cannot|can't|not|no|prevent\w*)\b[^.]{0,60}\bsame time ?slot"),
     ("dead-control", r"every (?:button|control|link)|buttons? (?:and links )?respond"),
     ("errors", r"console|script errors?"),
     ("layout", r"horizontal scroll|overflow|fits? the (?:window|viewport|screen)"),
@@ -273,6 +291,12 @@ def _implied(instruction: str, model: PageModel | None) -> list[Planned]:
         add(Planned(IX, "Dialogs and pop-ups close with their close (×) button and with the Escape key.",
                     "Open each dialog and close it with its close button, then with Escape.", "The dialog closes each time.",
                     "dialog-close", None, 1))
+    out += _date_items(instruction)
+    if CREATE.search(instruction):
+        add(Planned(CS, "Submitting the same entry twice does not create a duplicate: the repeated submission (same name and "
+                        "details) is rejected or warned about.", "Submit a form with valid data, then submit the same data again.",
+                    "The second submission is rejected or a duplicate warning is shown; only one entry exists.",
+                    "duplicate", None, 3))
     if VOTE.search(instruction):
         add(Planned(CS, "Each user has one vote per entry: clicking the vote button again takes the vote back.",
                     "Click a vote button twice.", "The count goes up once and back down.", "vote", None, 1))
@@ -296,6 +320,35 @@ def _implied(instruction: str, model: PageModel | None) -> list[Planned]:
     add(Planned(FT, "The app runs without script errors or failed requests in the browser console.",
                 "Use the app with the console open.", "No errors are reported.", "errors", None, 4))
     return out
+
+
+def _date_items(instruction: str) -> list[Planned]:
+    """Date limits a QA engineer checks for what the instruction schedules (no past deadline or booking), records
+    (no future expense or workout) and spans (no end before the start)."""
+    out: list[Planned] = []
+    if not DATED.search(instruction):
+        return out
+    ahead, behind = AHEAD.search(instruction), BEHIND.search(instruction)
+    if ahead:
+        thing = ahead.group(1).lower()
+        out.append(Planned(CS, f"{_a(thing).capitalize()} cannot be set to a date in the past: a past date is rejected with an error.",
+                           f"Enter {_a(thing)} with a date in the past and submit.", "The past date is rejected; nothing is saved.",
+                           "past-date", None, 1))
+    if behind:
+        thing = behind.group(1).lower()
+        out.append(Planned(CS, f"{_a(thing).capitalize()} cannot be recorded with a future date: a date after today is rejected.",
+                           f"Record {_a(thing)} dated years ahead and submit.", "The future date is rejected; nothing is saved.",
+                           "future-date", None, 1))
+    if DATE_RANGE.search(instruction):
+        out.append(Planned(CS, "The start date must be earlier than the end date: an end date before the start is rejected.",
+                           "Enter an end date a week before the start date and submit.", "The dates are rejected with an error.",
+                           "date-order", None, 1))
+    return out
+
+
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article."""
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _currency_phrase(instruction: str) -> str | None:

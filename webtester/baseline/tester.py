@@ -25,7 +25,7 @@ from webtester.baseline.checklist import number_items, plan_checklist
 from webtester.baseline.crawl import StateGraph, crawl
 from webtester.baseline.explore import Exploration, Explorer
 from webtester.baseline.survey import page_model_from_dict, page_model_to_dict, survey
-from webtester.baseline.verdicts import GLOBAL_RULES, decide, fail_probability, with_feature_search
+from webtester.baseline.verdicts import GLOBAL_RULES, SPECIFIC_RULES, decide, fail_probability, with_feature_search
 from webtester.browser.confinement import origin_of
 from webtester.models import Dimension, Status, TestItem, Verdict
 from webtester.probes.pagemodel import PageModel
@@ -44,7 +44,7 @@ class BaselineTester:
     name = "baseline"
     needs_item_page = False  # every verdict comes from what preparation gathered
 
-    def __init__(self, *, max_actions: int = 260, time_limit: float | None = 35.0, look_at_app: bool = True,
+    def __init__(self, *, max_actions: int = 260, time_limit: float | None = 45.0, look_at_app: bool = True,
                  crawl_actions: int = 50, crawl_time: float = 20.0,
                  absence_model: AbsenceModel | None | Literal["shipped"] = "shipped") -> None:
         self.max_actions = max_actions
@@ -215,9 +215,10 @@ class BaselineTester:
         return probes.status is Status.error and self._about_a_feature(item)
 
     def _about_a_feature(self, item: TestItem) -> bool:
-        """Items about the whole app (errors, images, layout...) name no feature to search for."""
+        """Items about the whole app (errors, images, layout...) name no feature to search for, nor do the baseline's
+        own items about a date limit or a repeated submission (only their probe can decide them)."""
         planned = self._plan.get(item.id)
-        return planned is None or planned["rule"] not in GLOBAL_RULES
+        return planned is None or planned["rule"] not in GLOBAL_RULES | SPECIFIC_RULES
 
     def _vocabulary(self, instruction: str) -> AppVocabulary:
         assert self._graph is not None

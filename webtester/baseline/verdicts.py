@@ -26,6 +26,10 @@ PROBE_RULES: dict[str, tuple[str, ...]] = {
     "required-field-not-enforced": ("required-choice", "required"),
     "invalid-input-accepted": ("invalid-input",),
     "unavailable-option-accepted": ("unavailable-option",),
+    "past-date-accepted": ("past-date",),
+    "future-date-accepted": ("future-date",),
+    "end-before-start-accepted": ("date-order",),
+    "duplicate-accepted": ("duplicate",),
     "submit-stays-disabled": ("stays-disabled",),
     "form-not-cleared": ("form-cleared",),
     "no-submit-feedback": ("feedback",),
@@ -73,7 +77,12 @@ def _within(part: str, whole: str) -> bool:
 
 
 FORM_RULES = frozenset({"required", "required-choice", "unavailable-option", "feedback", "form-cleared", "stays-disabled",
-                        "persist-create", "persist-delete"})
+                        "persist-create", "persist-delete", "past-date", "future-date", "date-order", "duplicate"})
+#: rules narrow enough that their records concern any item with the rule (what a date or a repeated submission is
+#: about rarely names the form's field the way the item does)
+SPECIFIC_RULES = frozenset({"past-date", "future-date", "date-order", "duplicate"})
+#: repeats a form submission does not exercise (a like, a bookmark, a request)
+NOT_SUBMITTED = re.compile(r"\b(?:likes?|liked|favou?rites?|bookmark\w*|vot\w+|debounc\w*|requests?)\b", re.IGNORECASE)
 #: rules a record of which concerns an item only when the record names what the item is about
 TARGETED_RULES = frozenset({"required", "required-choice", "invalid-input", "unavailable-option", "stays-disabled",
                             "form-cleared", "search", "filter", "filter-combined", "filter-views"})
@@ -112,6 +121,8 @@ def _concerns(record: dict, record_rule: str, item_rules: list[str], item_text: 
         return _within(target, about)
     if record_rule in TARGETED_RULES:
         return _within(_subject(record), item_text)
+    if record_rule in SPECIFIC_RULES:
+        return not (record_rule == "duplicate" and NOT_SUBMITTED.search(item_text))
     # other records only for a short item about that one thing (a long clause may mention it in passing)
     return single_claim and len(item_rules) == 1 and (record_rule not in GLOBAL_RULES or record_rule == "placeholder")
 
@@ -134,7 +145,7 @@ def decide(item: TestItem, exploration: Exploration, *, rule: str | None = None,
 
     failing = [f for f in exploration.findings if any(concerns(f, r) for r in PROBE_RULES.get(f["probe"], ()))]
     if failing:
-        return _fail(item, failing, exploration)
+        return _fail(item, named_first(failing, text), exploration)
     covered = [c for c in exploration.covered if concerns(c, c["probe"])]
     lines = [f"- {c['probe']}: {c['element']}: {c['note']}" for c in covered[:6]]
     if covered and own:
@@ -146,6 +157,11 @@ def decide(item: TestItem, exploration: Exploration, *, rule: str | None = None,
     else:
         reason = f"the exploration did not exercise what this item is about (rules: {', '.join(rules)})"
     return _not_checked(item, exploration, reason)
+
+
+def named_first(records: list[dict], item_text: str) -> list[dict]:
+    """``records`` with those about a form or field the item names first (otherwise in their order)."""
+    return sorted(records, key=lambda r: not (_within(_form(r), item_text) or _within(_subject(r), item_text)))
 
 
 def _fail(item: TestItem, failing: list[dict], exploration: Exploration) -> Verdict:

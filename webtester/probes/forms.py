@@ -1,5 +1,6 @@
-"""Form probes: empty and valid submissions, invalid values, unset required choices, unavailable options,
-buttons that stay disabled, feedback, clearing, and whether created or deleted entries survive a reload.
+"""Form probes: empty and valid submissions, invalid values, dates in the past or the future and end dates before
+start dates, unset required choices, unavailable options, buttons that stay disabled, feedback, clearing, the
+same data submitted twice, and whether created or deleted entries survive a reload.
 
 Each probe reopens the form through a caller-supplied ``reopen()`` (which navigates to the form and clicks
 whatever opens it) so every submission starts from the same state. A value counts as accepted only when the
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import evaluate
@@ -21,10 +22,16 @@ from webtester.probes.journal import css, stable_line
 from webtester.probes.pagemodel import Field, FormModel
 from webtester.probes.session import ERROR_WORDS, SUCCESS_WORDS, ProbeSession
 
-UNAVAILABLE = re.compile(r"sold[ -]?out|unavailable|not available|fully booked|\bfull\b|waitlist", re.IGNORECASE)
+UNAVAILABLE = re.compile(r"sold[ -]?out|unavailable|not available|fully booked|\bfull\b(?![- ]time)|waitlist", re.IGNORECASE)
 CONSENT = re.compile(r"agree|accept|terms|consent|code of conduct|i confirm|privacy", re.IGNORECASE)
 DELETE_WORDS = re.compile(r"\b(delete|remove|trash|discard)\b", re.IGNORECASE)
 CONFIRM_WORDS = re.compile(r"\b(delete|remove|yes|confirm|ok|continue)\b", re.IGNORECASE)
+DATE_KINDS = ("date", "datetime-local")
+START_LABEL = re.compile(r"\b(start|from|begin|begins|check[- ]?in|departure|opens?)\b", re.IGNORECASE)
+END_LABEL = re.compile(r"\b(end|ends|to|until|finish|check[- ]?out|return|closes?|due)\b", re.IGNORECASE)
+PAST_DAYS, FUTURE_DAYS = 400, 5 * 365  # clearly in the past / far in the future, whatever today's date
+#: forms that create nothing: sending the same data again is no duplicate
+NOT_CREATING = re.compile(r"\b(sign ?in|log ?in|login|password|subscribe|newsletter|search|filter)\b", re.IGNORECASE)
 
 Reopen = Callable[[], "FormModel | None"]
 
@@ -281,6 +288,10 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
             if result.form_after.get("visible"):
                 _corrected(sess, form, f, token, label, bad, "after a rejected submission and a corrected value")
 
+    # 3b. dates far in the past or the future, and an end date before its start date
+    if not _date_probes(sess, form, where, valid, reopen):
+        return
+
     # 4. a required choice (radio group with nothing chosen by default) left unset
     for group, radios in list(form.radio_groups().items())[:1]:
         if any(r.checked for r in radios):
@@ -326,6 +337,126 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         elif result is not None and result.rejected:
             sess.ok("unavailable-option", label, "choosing it was rejected", expect=[rejected])
         break
+
+    # 6. the same data submitted twice (not for forms that create nothing, e.g. signing in)
+    if not NOT_CREATING.search(f"{name} {form.submit_text}"):
+        _duplicate_probe(sess, where, valid, reopen)
+
+
+def date_value(kind: str, days: int) -> str:
+    """A value for a date (``kind`` 'date') or date-time field ``days`` from today (negative: in the past)."""
+    day = (date.today() + timedelta(days=days)).isoformat()
+    return day + "T10:00" if kind == "datetime-local" else day
+
+
+def date_pair(fields: list[Field]) -> tuple[Field, Field] | None:
+    """The start and end date fields of a form (by their labels), when it has both."""
+    dates = [f for f in fields if f.kind in DATE_KINDS and f.visible and not f.disabled]
+    start = next((f for f in dates if START_LABEL.search(f.label) and not END_LABEL.search(f.label)), None)
+    end = next((f for f in dates if f is not start and END_LABEL.search(f.label) and not START_LABEL.search(f.label)), None)
+    return (start, end) if start and end else None
+
+
+def date_cases(fields: list[Field]) -> list[tuple[str, dict[str, str], str, Field]]:
+    """The date submissions to try: (finding probe, field selector -> value, what was entered, field concerned):
+    the first date field far in the past (when it sets no ``min``) and far in the future (no ``max``), and for a
+    start / end pair an end date a week before its start."""
+    cases: list[tuple[str, dict[str, str], str, Field]] = []
+    pair = date_pair(fields)
+    first = next((f for f in fields if f.kind in DATE_KINDS and f.visible and not f.disabled and not f.optional), None)
+    if first is not None and not first.min:
+        value = date_value(first.kind, -PAST_DAYS)
+        cases.append(("past-date-accepted", {first.sel: value}, f"a date in the past ({value})", first))
+    if first is not None and not first.max:
+        value = date_value(first.kind, FUTURE_DAYS)
+        cases.append(("future-date-accepted", {first.sel: value}, f"a date years ahead ({value})", first))
+    if pair is not None:
+        start, end = pair
+        values = {start.sel: date_value(start.kind, 14), end.sel: date_value(end.kind, 7)}
+        cases.append(("end-before-start-accepted", values, f"an end date a week before the start ({values[end.sel]} < "
+                                                           f"{values[start.sel]})", end))
+    return cases
+
+
+_OK_PROBE = {"past-date-accepted": "past-date", "future-date-accepted": "future-date", "end-before-start-accepted": "date-order"}
+
+
+def _date_probes(sess: ProbeSession, form: FormModel, where: str, valid: Submission, reopen: Reopen) -> bool:
+    """Submit the form with each of :func:`date_cases` (otherwise valid data); False when the form could not be
+    opened again."""
+    for probe, values, what, concerned in date_cases(form.fields):
+        form_now = reopen()
+        if form_now is None:
+            return False
+        token = sess.token()
+        fill_form(sess, form_now, token)
+        for f in form_now.fields:
+            if f.sel in values:
+                _set_value(sess, f, values[f.sel])
+        label = f'field "{concerned.label}" of {where}'
+        result = submit(sess, form_now, token)
+        sess.step(f"{label}: submitted {what}")
+        if result is None:
+            continue
+        rejected, accepted = _checks(sess, form_now, result)
+        if result.accepted_like(valid):
+            sess.found(probe, label, f"{what} in \"{concerned.label}\" was accepted without an error", full=True,
+                       expect=[accepted], field=concerned.label, value=", ".join(values.values()))
+        elif result.rejected:
+            sess.ok(_OK_PROBE[probe], label, f"{what} was rejected", expect=[rejected])
+    return True
+
+
+_COUNT_JS = r"""(token) => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const entries = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || ['SCRIPT', 'STYLE', 'OPTION', 'TEXTAREA'].includes(el.tagName) || !n.textContent.includes(token) || !vis(el)) continue;
+    const entry = el.closest('li, tr, article, [role=listitem], [role=row], [class*=card], [class*=item], [class*=entry]');
+    if (entry && !el.closest('form')) entries.add(entry);
+  }
+  return [...entries].filter(e => ![...entries].some(o => o !== e && e.contains(o))).length;
+}"""
+
+
+def entries_showing(sess: ProbeSession, token: str) -> int:
+    """How many distinct list entries (rows, cards, list items) on the page show ``token``."""
+    return int(evaluate(sess.page, _COUNT_JS, token) or 0)
+
+
+def _submit_same(sess: ProbeSession, where: str, token: str, attempt: str,
+                 reopen: Reopen) -> tuple[FormModel, Submission] | None:
+    """Open the form again and submit it filled with the data of ``token`` (None when that was not possible)."""
+    form = reopen()
+    if form is None:
+        return None
+    fill_form(sess, form, token)
+    result = submit(sess, form, token)
+    sess.step(f"{where}: submitted the same data ({token}), {attempt} time")
+    return None if result is None else (form, result)
+
+
+def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reopen) -> None:
+    """Submit the same data twice: a second entry with it listed beside the first, or the same success again with
+    no warning when the first entry is not listed, is a finding; a rejected second submission is coverage."""
+    token = sess.token()
+    first = _submit_same(sess, where, token, "first", reopen)
+    if first is None or not first[1].accepted_like(valid):
+        return
+    second = _submit_same(sess, where, token, "second", reopen)
+    if second is None:
+        return
+    form, result = second
+    rejected, accepted = _checks(sess, form, result)
+    listed = entries_showing(sess, token)
+    if result.accepted_like(valid) and (listed >= 2 or not first[1].entry_listed):
+        how = f"{listed} entries with it are listed" if listed >= 2 else "it was accepted again like the first time"
+        sess.found("duplicate-accepted", where, f"the same data ({token}) submitted twice: {how}, with no duplicate warning",
+                   full=True, expect=[accepted], value=token, entries=listed)
+    elif result.rejected:
+        sess.ok("duplicate", where, "submitting the same data again was rejected", expect=[rejected])
 
 
 def _checks(sess: ProbeSession, form: FormModel, sub: Submission | None) -> tuple[ActionRecord | None, ActionRecord | None]:

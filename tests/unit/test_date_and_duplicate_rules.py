@@ -1,0 +1,156 @@
+"""Dates out of range and repeated submissions: which items the rules cover, which items a finding of the form
+probes decides, the date submissions the probes try, and the checklist items an instruction implies."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from webtester.baseline.checklist import plan_checklist, rules_for_text
+from webtester.baseline.explore import Exploration
+from webtester.baseline.verdicts import decide
+from webtester.models import Dimension, Status, TestItem
+from webtester.probes.forms import NOT_CREATING, UNAVAILABLE, date_cases, date_pair, date_value
+from webtester.probes.pagemodel import Field
+
+
+@pytest.mark.parametrize("text, rule", [
+    ("You cannot select past dates and times when creating an event.", "past-date"),
+    ("The deadline for the task must be a valid future date or current date.", "past-date"),
+    ("The deadline cannot be a date that has already passed.", "past-date"),
+    ("When recording a transaction, the transaction date cannot be a future date.", "future-date"),
+    ("Users are unable to submit workout records from future times.", "future-date"),
+    ("The start date entered must be earlier than the end date.", "date-order"),
+    ("Users cannot give two contracts the same name.", "duplicate"),
+    ("You cannot create multiple rule sets with the same name.", "duplicate"),
+    ("Users cannot send multiple inquiry forms for the same pet within a short time.", "duplicate"),
+    ("Patients cannot make appointments within the same time slot as other patients.", "duplicate"),
+])
+def test_constraint_items_get_their_date_or_duplicate_rule(text, rule):
+    assert rule in rules_for_text(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Users can view past orders and their dates.",
+    "Exceptions whose expiration date has passed move to the history list.",
+    "Users can add upcoming events to a calendar.",
+    "Different rooms can be booked for the same time slot.",
+    "The deadline for the task must be a valid future date or current date.",  # a past date is what it forbids
+])
+def test_items_that_set_no_such_limit_get_no_date_rule(text):
+    assert "duplicate" not in rules_for_text(text)
+    assert not {"future-date", "date-order"} & set(rules_for_text(text))
+
+
+def _finding(probe: str, field: str = "Event date") -> dict:
+    return {"probe": probe, "page_url": "http://app/new", "element": f'field "{field}" of form "Create New Event"',
+            "message": "a date in the past was accepted without an error", "details": {"field": field}}
+
+
+def _gold(text: str) -> TestItem:
+    return TestItem(id="CS-01", dimension=Dimension.constraint, description=text, action="", expected="")
+
+
+def test_a_past_date_finding_fails_the_item_about_past_dates_whatever_the_field_is_called():
+    exploration = Exploration(findings=[_finding("past-date-accepted", field="When")])
+    verdict = decide(_gold("When scheduling, the date picker should disable past dates and warn about conflicts."), exploration)
+    assert verdict.status is Status.failed
+    assert verdict.bug_report is not None and "past-date-accepted" in verdict.bug_report.issue
+
+
+def test_a_date_finding_leaves_items_about_other_limits_unchecked():
+    exploration = Exploration(findings=[_finding("past-date-accepted")])
+    assert decide(_gold("When recording a transaction, the date cannot be a future date."), exploration).status is Status.error
+    assert decide(_gold("The event title must not be empty."), exploration).status is Status.error
+
+
+def test_a_repeated_submission_does_not_decide_repeated_likes():
+    exploration = Exploration(findings=[_finding("duplicate-accepted")])
+    assert decide(_gold("Users cannot create two tags with the same name."), exploration).status is Status.failed
+    assert decide(_gold("Users should not like the same comment twice."), exploration).status is Status.error
+
+
+def test_a_planned_date_item_passes_when_the_probe_saw_the_date_rejected():
+    exploration = Exploration(covered=[{"probe": "past-date", "element": 'field "Due" of form "Task"', "note": "rejected"}])
+    verdict = decide(_gold("A deadline cannot be set to a date in the past."), exploration, rule="past-date", target=None,
+                     planned=True)
+    assert verdict.status is Status.passed
+
+
+def _date_field(sel: str, label: str, **kw) -> Field:
+    return Field(sel=sel, tag="input", type="date", label=label, **kw)
+
+
+def test_date_cases_try_the_past_the_future_and_an_end_before_the_start_only_where_the_field_sets_no_limit():
+    start, end = _date_field("#s", "Start date"), _date_field("#e", "End date")
+    cases = {probe: values for probe, values, _, _ in date_cases([_date_field("#t", "Title"), start, end])}
+    assert set(cases) == {"past-date-accepted", "future-date-accepted", "end-before-start-accepted"}
+    assert cases["past-date-accepted"]["#t"] < date.today().isoformat() < cases["future-date-accepted"]["#t"]
+    order = cases["end-before-start-accepted"]
+    assert order["#e"] < order["#s"] and order["#e"] > date.today().isoformat()
+    limited = _date_field("#d", "Due", min=date.today().isoformat(), max=(date.today() + timedelta(days=90)).isoformat())
+    assert date_cases([limited]) == []
+
+
+def test_a_start_and_end_pair_is_read_from_the_labels():
+    fields = [_date_field("#a", "Check-in"), _date_field("#b", "Check-out")]
+    assert date_pair(fields) == (fields[0], fields[1])
+    assert date_pair([_date_field("#a", "Date"), _date_field("#b", "Reminder")]) is None
+    assert date_value("datetime-local", 0).endswith("T10:00")
+
+
+def test_an_instruction_that_schedules_and_records_implies_the_date_limits_and_the_duplicate_check():
+    instruction = ("I want a team planner where I can create tasks with a deadline, log expenses with their date and plan "
+                   "trips with a start date and an end date.")
+    rules = {p.rule: p for p in plan_checklist(instruction, None, 20)}
+    assert {"past-date", "future-date", "date-order", "duplicate"} <= set(rules)
+    assert "deadline" in rules["past-date"].description and "expense" in rules["future-date"].description
+    assert all(rules[r].dimension is Dimension.constraint for r in ("past-date", "future-date", "date-order", "duplicate"))
+    undated = {p.rule for p in plan_checklist("I want a page that shows my photos in a grid.", None, 20)}
+    assert not {"past-date", "future-date", "date-order"} & undated
+
+
+def test_an_option_is_unavailable_when_marked_full_but_not_for_being_full_time():
+    assert UNAVAILABLE.search("Workshop B (full)") and UNAVAILABLE.search("Sold out")
+    assert not UNAVAILABLE.search("Full-time") and not UNAVAILABLE.search("Full time")
+
+
+def test_forms_that_create_nothing_get_no_repeated_submission():
+    assert NOT_CREATING.search("Sign In") and NOT_CREATING.search("Subscribe to our newsletter")
+    assert not NOT_CREATING.search("Create New Event Save event") and not NOT_CREATING.search("Add Transaction")
+
+
+def test_the_bug_report_quotes_the_finding_on_the_form_the_item_names():
+    other = {"probe": "duplicate-accepted", "page_url": "http://app/post", "element": 'form "Post Job"',
+             "message": "the same data (wt004) submitted twice", "details": {}}
+    named = {**other, "element": 'form "Submit Application"', "message": "the same data (wt007) submitted twice"}
+    verdict = decide(_gold("Job seekers cannot submit multiple applications for the same position with the same contact "
+                           "information."), Exploration(findings=[other, named]))
+    assert verdict.status is Status.failed and verdict.bug_report is not None
+    assert "wt007" in verdict.bug_report.issue
+
+
+def test_the_feature_search_leaves_the_baselines_own_date_and_duplicate_items_to_their_probe(tmp_path):
+    from webtester.agents.base import InstanceBudget, ItemBudget
+    from webtester.baseline import BaselineTester
+    from webtester.baseline.absence import FEATURE_NAMES, AbsenceModel
+    from webtester.baseline.crawl import CrawlState, StateGraph
+    from webtester.baseline.tester import PLAN_FILE
+    from webtester.runfolder import EXPLORATION_FILE, STATE_GRAPH_FILE, write_json
+
+    folder = tmp_path / "run" / "app_1"
+    state = CrawlState("s1", "http://app/", "Notes", ["Notes"], "Notes", [], False)
+    write_json(folder / STATE_GRAPH_FILE, StateGraph(states=[state], routes=["http://app/"]).to_dict())
+    write_json(folder / EXPLORATION_FILE, {"pages": ["http://app/"]})
+    write_json(folder / PLAN_FILE, {"CS-01": {"rule": "duplicate", "target": None}, "CS-02": {"rule": None, "target": None}})
+    always = AbsenceModel(coef=[0.0] * len(FEATURE_NAMES), intercept=10.0, mean=[0.0] * len(FEATURE_NAMES),
+                          scale=[1.0] * len(FEATURE_NAMES), threshold=0.5)  # fails every item it searches
+    tester = BaselineTester.from_preparation(folder, absence_model=always)
+    items = [_gold("Submitting the same entry twice does not create a duplicate."),
+             TestItem(id="CS-02", dimension=Dimension.constraint, description="Entries can be exported as CSV files.")]
+    tester.plan_detection(items)
+    budget = ItemBudget(30, InstanceBudget(10_000, 0))
+    own, other = (tester.detect(i, None, budget) for i in items)
+    assert own.status is Status.error and "rules: duplicate" in (own.evidence.notes or "")
+    assert other.status is Status.failed  # the same model fails an item it may search
