@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import evaluate
@@ -279,14 +280,11 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         sess.step(f"{label}: submitted {what} ({bad!r})")
         if result is None:
             continue
-        rejected, accepted = _checks(sess, form, result)
-        if result.accepted_like(valid):
-            sess.found("invalid-input-accepted", label, f"{what} ({bad!r}) in \"{f.label}\" was accepted without an error",
-                       full=True, expect=[accepted], field=f.label, value=bad, new_text=result.new_lines[:5])
-        elif result.rejected:
-            sess.ok("invalid-input", label, f"{what} ({bad!r}) was rejected", expect=[rejected])
-            if result.form_after.get("visible"):
-                _corrected(sess, form, f, token, label, bad, "after a rejected submission and a corrected value")
+        found = ("invalid-input-accepted", f"{what} ({bad!r}) in \"{f.label}\" was accepted without an error")
+        refused = _refusal_outcome(sess, form, result, valid, label, found, ("invalid-input", f"{what} ({bad!r}) was rejected"),
+                                   field=f.label, value=bad, new_text=result.new_lines[:5])
+        if refused and result.form_after.get("visible"):
+            _corrected(sess, form, f, token, label, bad, "after a rejected submission and a corrected value")
 
     # 3b. dates far in the past or the future, and an end date before its start date
     if not _date_probes(sess, form, where, valid, reopen):
@@ -349,9 +347,14 @@ def date_value(kind: str, days: int) -> str:
     return day + "T10:00" if kind == "datetime-local" else day
 
 
+def _date_fields(fields: list[Field]) -> list[Field]:
+    """The date and date-time fields a user can fill."""
+    return [f for f in fields if f.kind in DATE_KINDS and f.visible and not f.disabled]
+
+
 def date_pair(fields: list[Field]) -> tuple[Field, Field] | None:
     """The start and end date fields of a form (by their labels), when it has both."""
-    dates = [f for f in fields if f.kind in DATE_KINDS and f.visible and not f.disabled]
+    dates = _date_fields(fields)
     start = next((f for f in dates if START_LABEL.search(f.label) and not END_LABEL.search(f.label)), None)
     end = next((f for f in dates if f is not start and END_LABEL.search(f.label) and not START_LABEL.search(f.label)), None)
     return (start, end) if start and end else None
@@ -363,7 +366,7 @@ def date_cases(fields: list[Field]) -> list[tuple[str, dict[str, str], str, Fiel
     start / end pair an end date a week before its start."""
     cases: list[tuple[str, dict[str, str], str, Field]] = []
     pair = date_pair(fields)
-    first = next((f for f in fields if f.kind in DATE_KINDS and f.visible and not f.disabled and not f.optional), None)
+    first = next((f for f in _date_fields(fields) if not f.optional), None)
     if first is not None and not first.min:
         value = date_value(first.kind, -PAST_DAYS)
         cases.append(("past-date-accepted", {first.sel: value}, f"a date in the past ({value})", first))
@@ -398,13 +401,24 @@ def _date_probes(sess: ProbeSession, form: FormModel, where: str, valid: Submiss
         sess.step(f"{label}: submitted {what}")
         if result is None:
             continue
-        rejected, accepted = _checks(sess, form_now, result)
-        if result.accepted_like(valid):
-            sess.found(probe, label, f"{what} in \"{concerned.label}\" was accepted without an error", full=True,
-                       expect=[accepted], field=concerned.label, value=", ".join(values.values()))
-        elif result.rejected:
-            sess.ok(_OK_PROBE[probe], label, f"{what} was rejected", expect=[rejected])
+        _refusal_outcome(sess, form_now, result, valid, label,
+                         (probe, f"{what} in \"{concerned.label}\" was accepted without an error"),
+                         (_OK_PROBE[probe], f"{what} was rejected"), field=concerned.label, value=", ".join(values.values()))
     return True
+
+
+def _refusal_outcome(sess: ProbeSession, form: FormModel, result: Submission, valid: Submission, label: str,
+                     found: tuple[str, str], ok: tuple[str, str], **details: Any) -> bool:
+    """Record a submission of a value the form should refuse: a finding (``found``: probe, note) when it was
+    accepted like the valid submission, coverage (``ok``) when it was rejected. True when it was rejected."""
+    rejected, accepted = _checks(sess, form, result)
+    if result.accepted_like(valid):
+        sess.found(found[0], label, found[1], full=True, expect=[accepted], **details)
+        return False
+    if result.rejected:
+        sess.ok(ok[0], label, ok[1], expect=[rejected])
+        return True
+    return False
 
 
 _COUNT_JS = r"""(token) => {
