@@ -29,6 +29,8 @@ _CONTROLS_JS = r"""([limit, perGroup]) => {
       const href = el.getAttribute('href') || '';
       if (/^(mailto:|tel:|javascript:)/i.test(href)) continue;
       try { if (new URL(el.href).origin !== location.origin) continue; } catch (e) { continue; }
+      // a link to the page already shown (the brand logo at home, the current menu entry) rightly changes nothing
+      if (!href.startsWith('#') && el.href.replace(/\/$/, '') === location.href.replace(/\/$/, '')) continue;
     }
     const sel = window.__wtSelector(el);
     const key = sel.replace(/:nth-of-type\(\d+\)/g, '');
@@ -92,11 +94,15 @@ def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int
         sess.spend()
         before = fingerprint(sess)
         native = len(sess.dialogs)
+        shown, headings, errors = describe_element(page, control["sel"]), sess.headings(), len(sess.page_errors)
         try:
             sess.click(control["sel"])
         except Exception:
             continue  # covered, detached or moving: not evidence of anything
         sess.settle()
+        if sess.check_blank(shown, "clicking", was_blank=False, context=headings, errors_before=errors):
+            sess.goto(url)
+            continue
         after = fingerprint(sess)
         element = describe_element(page, control["sel"])
         sess.step(f"clicked {element}")
