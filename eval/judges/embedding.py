@@ -13,7 +13,8 @@ is calibrated on labelled pairs (``webtester.eval.judges.trained.calibrate``; st
 ``eval/data/calibration/embedding.json``).
 
 Embeddings are cached in memory and, by default, in a small SQLite file under
-``$WEBTESTER_CACHE_DIR`` (default ``~/.cache/webtester``). ``WEBTESTER_TORCH_THREADS``
+the project's cache folder (``$WEBTESTER_CACHE``, default ``~/.cache/webtester``; the older name
+``$WEBTESTER_CACHE_DIR`` is still read first). ``WEBTESTER_TORCH_THREADS``
 sets the number of CPU threads torch uses (default: torch's choice).
 """
 
@@ -29,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from webtester.cache import cache_root
 from webtester.eval.judges.base import Judge, JudgeError, JudgeInfo, Matches
 from webtester.eval.paths import CALIBRATION_ROOT
 from webtester.models import Instance, TestItem
@@ -74,8 +76,9 @@ def load_encoder():
 
 
 def default_cache_path() -> Path:
-    root = Path(os.environ.get("WEBTESTER_CACHE_DIR") or Path.home() / ".cache" / "webtester")
-    return root / "embeddings.sqlite"
+    """The embeddings' SQLite file in the project's cache folder (see the module docstring)."""
+    older = os.environ.get("WEBTESTER_CACHE_DIR")
+    return (Path(older).expanduser() if older else cache_root()) / "embeddings.sqlite"
 
 
 class EmbeddingCache:

@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from webtester.eval.judges import get_judge
-from webtester.eval.judges.embedding import CALIBRATION_FILE, EmbeddingJudge, assign, read_calibration
+from webtester.eval.judges.embedding import (
+    CALIBRATION_FILE,
+    EmbeddingJudge,
+    assign,
+    default_cache_path,
+    read_calibration,
+)
 from webtester.eval.judges.trained import calibrate
 from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
 
@@ -125,3 +131,11 @@ def test_best_threshold_maximises_agreement():
     ids, sims = [1, 2, 3, 4], np.array([0.9, 0.8, 0.4, 0.3])
     t, agr = calibrate.threshold_for(ids, sims, [1, 2, None, None])
     assert 0.4 < t < 0.8 and agr == 1.0
+
+
+def test_the_embedding_cache_lives_in_the_project_cache_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("WEBTESTER_CACHE_DIR", raising=False)
+    monkeypatch.setenv("WEBTESTER_CACHE", str(tmp_path / "cache"))
+    assert default_cache_path() == tmp_path / "cache" / "embeddings.sqlite"
+    monkeypatch.setenv("WEBTESTER_CACHE_DIR", str(tmp_path / "older"))  # the older name still wins when set
+    assert default_cache_path() == tmp_path / "older" / "embeddings.sqlite"
