@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from webtester.baseline.explore import Exploration
+from webtester.baseline.verdicts import decide
 from webtester.browser.chromium import VIEWPORT
 from webtester.browser.static_server import StaticServer
+from webtester.models import Dimension, Status, TestItem
 from webtester.probes.content import mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.forms import probe_form
@@ -130,7 +133,6 @@ def test_llm_agent_gets_the_probe_findings(browser, server, tmp_path, bad):
     from webtester.agents.llm_tester import LLMTester
     from webtester.browser.session import ItemPage
     from webtester.llm.scripted import Script, ScriptedChatModel
-    from webtester.models import Dimension, Status, TestItem
 
     script = Script.build({"items": {"CT-01": [
         {"tool_calls": [{"name": "run_probes", "args": {}}]},
@@ -152,8 +154,27 @@ def test_llm_agent_gets_the_probe_findings(browser, server, tmp_path, bad):
 
 
 def test_a_control_whose_handler_only_takes_the_focus_is_dead(session):
-    """A button with a click handler that does nothing visible (it only becomes the focused element)."""
+    """A button with a click handler that does nothing visible (it only becomes the focused element); a link to the
+    page already shown is not dead."""
     sess = session("dead_onclick.html", bad=False)
     probe_controls(sess)
     dead = [f for f in sess.log.findings if f.probe == "dead-control"]
     assert len(dead) == 1 and "Download" in dead[0].element, [f"{f.probe}: {f.element}" for f in sess.log.findings]
+
+
+def test_a_click_that_leaves_a_blank_page_fails_the_items_of_its_flow(session):
+    """The page goes blank after "Add Asset" (the app unmounted on an uncaught error): a finding with the error, and
+    the items that need that flow fail; a view that renders late is not blank, and an item that only asks to see
+    the list is not failed by it."""
+    sess = session("blank_after_click.html", bad=False)
+    probe_controls(sess)
+    blank = [f for f in sess.log.findings if f.probe == "blank-after-action"]
+    assert len(blank) == 1 and "Add Asset" in blank[0].element, [f"{f.probe}: {f.element}" for f in sess.log.findings]
+    assert "Select.Item" in blank[0].details["page_error"] and blank[0].details["context"] == "Data Assets"
+    assert blank[0].screenshot and any(a.get("action") == "click" for a in blank[0].actions)
+    exploration = Exploration(findings=[f.to_dict() for f in sess.log.findings])
+    create = TestItem(id="FT-01", dimension=Dimension.functionality, description="Users can create a new data asset and name it.")
+    view = TestItem(id="FT-02", dimension=Dimension.functionality, description="Users can view a list of all data assets.")
+    failed = decide(create, exploration)
+    assert failed.status is Status.failed and "blank" in failed.bug_report.issue and failed.evidence.screenshots
+    assert decide(view, exploration).status is not Status.failed

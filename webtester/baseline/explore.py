@@ -14,7 +14,7 @@ from urllib.parse import urldefrag
 
 from playwright.sync_api import Page
 
-from webtester.baseline.crawl import StateGraph
+from webtester.baseline.crawl import CrawlState, StateGraph
 from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.forms import probe_form
@@ -222,6 +222,7 @@ class Explorer:
                 self._register_forms(read_model(self.page), self.start_url, opener)
 
         probe_controls(sess, max_controls=self.max_controls, on_change=on_change)
+        self._crawled_blanks()
         self._crawled_forms()
 
         for spot in self.forms:
@@ -255,6 +256,26 @@ class Explorer:
                 continue
             self.sess.settle()
             self._register_forms(read_model(self.page), source.url, opener)
+
+    def _crawled_blanks(self, limit: int = 3) -> None:
+        """Clicks after which the crawl saw a blank page, repeated to confirm it and record the finding."""
+        if self.graph is None:
+            return
+        for edge in self.graph.edges:
+            source, target = self.graph.state(edge.source), self.graph.state(edge.target)
+            if limit <= 0 or source is None or target is None or not _blank(target) or _blank(source):
+                continue
+            limit -= 1
+            role, _, name = edge.action.partition(" ")
+            self.sess.goto(source.url)
+            headings, errors = self.sess.headings(), len(self.sess.page_errors)
+            self.sess.spend()
+            try:
+                self.sess.click(f'role={role}[name={name}s]')
+            except Exception:
+                continue
+            self.sess.settle()
+            self.sess.check_blank(edge.action, "clicking", was_blank=False, context=headings, errors_before=errors)
 
     def _route_shows_fields(self, url: str) -> bool:
         """The route, as opened by its URL, showed form fields in the crawl."""
@@ -303,6 +324,11 @@ class Explorer:
 
 
 _FIELD_ROLES = {"text", "email", "number", "tel", "url", "date", "datetime-local", "time", "password", "textarea", "combobox"}
+
+
+def _blank(state: CrawlState) -> bool:
+    """A crawled view that shows nothing: no text, no control."""
+    return len(state.text.strip()) < 3 and not state.controls
 
 
 def _has_fields(controls: list[dict]) -> bool:

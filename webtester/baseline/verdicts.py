@@ -4,7 +4,8 @@ An item is decided by the findings and the coverage of its rules (see
 :mod:`webtester.baseline.checklist`):
 
 * ``fail`` only when a finding of one of its rules concerns it (same target, or for items without a target a
-  finding of a rule that needs none); the bug report quotes the finding and its screenshot is the evidence;
+  finding of a rule that needs none), or when the page went blank after a click or a submission in the flow the
+  item needs (:func:`blocks`); the bug report quotes the finding and its screenshot is the evidence;
 * ``pass`` only for an item the baseline planned itself, when the exploration exercised its rule on its
   target without a problem (an item of other origin, e.g. a gold item in oracle mode, is never passed);
 * otherwise ``error`` with a note saying it was not checked and why (the metrics count it like Pass; reports
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from webtester.baseline.absence import AbsenceModel, AppVocabulary, search_item
+from webtester.baseline.absence import AbsenceModel, AppVocabulary, search_item, terms
 from webtester.baseline.checklist import rules_for_text
 from webtester.baseline.explore import Exploration
 from webtester.models import ActionRecord, BugReport, Evidence, Status, TestItem, Verdict
@@ -127,6 +128,28 @@ def _concerns(record: dict, record_rule: str, item_rules: list[str], item_text: 
     return single_claim and len(item_rules) == 1 and (record_rule not in GLOBAL_RULES or record_rule == "placeholder")
 
 
+#: words of a control or form label that name the step, not the feature it belongs to
+FLOW_WORDS = terms("next continue proceed submit save confirm add create new edit update open start go done step "
+                   "button form request send apply", behaviour=True)
+#: an item that asks for a user action (a flow that a blank page stops), not only for something to be shown
+USER_ACTION = re.compile(r"\b(creat|add|new|edit|modif|updat|chang|submit|book|reserv|sav|fill|select|choos|enter|input|"
+                         r"next|checkout|check out|pay|apply|upload|cancel|configur|assign|filter|sort|rate|rating|review|"
+                         r"comment|post|regist|sign|complet|order|purchas|buy)\w*", re.IGNORECASE)
+
+
+def blocks(record: dict, item_text: str) -> bool:
+    """Whether a ``blank-after-action`` record stops the flow an item needs: the item asks for a user action and
+    names what the control or form is about (its label without the step words, else the page's first heading)."""
+    if record.get("probe") != "blank-after-action" or not USER_ACTION.search(item_text):
+        return False
+    quoted = re.findall(r'"([^"]+)"', record.get("element", ""))
+    subject = terms(quoted[0] if quoted else "", behaviour=False) - FLOW_WORDS
+    if not subject:
+        context = str((record.get("details") or {}).get("context") or "")
+        subject = terms(context.split(" / ")[0], behaviour=False) - FLOW_WORDS
+    return bool(subject & terms(item_text))
+
+
 def decide(item: TestItem, exploration: Exploration, *, rule: str | None = None, target: str | None = None,
            planned: bool = False) -> Verdict:
     """The verdict for ``item``.
@@ -137,6 +160,9 @@ def decide(item: TestItem, exploration: Exploration, *, rule: str | None = None,
     text = " ".join([item.description, item.action, item.expected])
     own = planned and rule is not None
     rules: list[str] = [rule] if planned and rule is not None else rules_for_text(text)
+    blank = [f for f in exploration.findings if blocks(f, text)]
+    if blank:  # the page went blank in the flow this item needs: nothing of it can work
+        return _fail(item, blank, exploration)
     if not rules:
         return _not_checked(item, exploration, "the baseline has no check for this item")
 

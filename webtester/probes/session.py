@@ -41,6 +41,17 @@ VISIBLE_TEXT_JS = r"""([token, listOnly]) => {
 }"""
 
 
+BLANK_JS = r"""() => {
+  const text = (document.body ? document.body.innerText : '').trim();
+  const controls = [...document.querySelectorAll('a[href], button, input, select, textarea, [role=button]')]
+    .some(el => el.getClientRects().length > 0);
+  return text.length < 3 && !controls;
+}"""
+HEADINGS_JS = r"""() => [...document.querySelectorAll('h1, h2, h3, [role=dialog] h2, [role=heading]')]
+  .filter(h => h.getClientRects().length > 0).map(h => h.innerText.replace(/\s+/g, ' ').trim()).filter(Boolean).slice(0, 4)"""
+BLANK_CONFIRM_MS = 1500  # a page still blank this long after the first look has not merely been slow to render
+
+
 class BudgetExceeded(RuntimeError):
     """The probes used up their action budget or time."""
 
@@ -59,7 +70,9 @@ class ProbeSession:
     settle_ms: int = 120
     actions: int = 0
     journal: Journal = field(init=False)
+    page_errors: list[str] = field(default_factory=list)
     _tokens: int = 0
+    _blank_seen: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.journal = Journal(self.page, origin_of(self.start_url))
@@ -80,6 +93,7 @@ class ProbeSession:
                     pass
 
         page.on("dialog", on_dialog)
+        page.on("pageerror", lambda error: sess.page_errors.append(str(error).splitlines()[0][:300] if str(error) else "error"))
         return sess
 
     # -- budget and timing
@@ -142,6 +156,41 @@ class ProbeSession:
     def shows(self, text: str, *, in_list: bool = False) -> bool:
         """Whether ``text`` is visible on the page outside form fields (``in_list``: inside a list entry, a row or a card)."""
         return bool(evaluate(self.page, VISIBLE_TEXT_JS, [text, in_list]))
+
+    # -- a page that goes blank
+
+    def is_blank(self) -> bool:
+        """The page shows nothing: no text and no control (e.g. the app's root unmounted after an uncaught error)."""
+        try:
+            return bool(evaluate(self.page, BLANK_JS))
+        except Exception:
+            return False
+
+    def headings(self) -> list[str]:
+        """The visible headings (at most 4): what the page is about, before an action."""
+        try:
+            return list(evaluate(self.page, HEADINGS_JS) or [])
+        except Exception:
+            return []
+
+    def check_blank(self, element: str, action: str, *, was_blank: bool, context: list[str] | None = None,
+                    errors_before: int = 0) -> bool:
+        """Record a ``blank-after-action`` finding when the page, not blank before ``action`` on ``element``, shows
+        nothing now and still nothing a moment later (once per control label); True when it did."""
+        label = re.findall(r'"([^"]+)"', element)
+        key = label[0] if label else element  # the same control, however it was described
+        if was_blank or key in self._blank_seen or not self.is_blank():
+            return False
+        self.page.wait_for_timeout(BLANK_CONFIRM_MS)
+        if not self.is_blank():
+            return False
+        self._blank_seen.add(key)
+        errors = self.page_errors[errors_before:]
+        message = f"the page goes blank after {action} {element} (nothing is rendered"
+        message += f"; uncaught error: {errors[0]})" if errors else ")"
+        self.found("blank-after-action", element, message, full=True, action=action, context=" / ".join(context or []),
+                   page_error=errors[0] if errors else None)
+        return True
 
     # -- recording
 
