@@ -29,7 +29,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from webtester.eval.bootstrap import FIGURES, mean_interval, pooled_intervals
+from webtester.eval.bootstrap import FIGURES, item_intervals, mean_interval, pooled_intervals
 from webtester.eval.stages import StageSummary
 from webtester.models import Category, Dimension, Instance, Status, TestItem, Verdict
 from webtester.runfolder import GoldItemScore, Outcome
@@ -258,6 +258,8 @@ class Figures(BaseModel):
     recall: float
     f1: float
     ci: dict[str, tuple[float, float] | None] = Field(default_factory=dict)
+    ci_items: dict[str, tuple[float, float] | None] = Field(
+        default_factory=dict, description="95% intervals over gold items resampled within their instances (macro figures)")
 
 
 class DimensionFigures(BaseModel):
@@ -447,11 +449,22 @@ def _count_rows(parts: Sequence[InstanceScore | DimensionScore]) -> np.ndarray:
     return np.array([[p.counts.tp, p.counts.fp, p.counts.fn, p.covered, p.n_gold] for p in parts], dtype=float).reshape(-1, 5)
 
 
+def _item_arrays(scores: Sequence[InstanceScore]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per instance, over its gold items: covered, failing in gold, aggregated Fail (the input of ``item_intervals``)."""
+    return [(np.array([bool(i.matched) for i in s.items], dtype=bool), np.array([not i.gold_pass for i in s.items], dtype=bool),
+             np.array([i.predicted_fail for i in s.items], dtype=bool)) for s in scores]
+
+
 def attach_intervals(summary: Summary, *, n_resamples: int = 2000, seed: int = 0) -> Summary:
-    """Fill ``ci`` of the summary's overall, micro, per-dimension and per-category figures in place."""
+    """Fill ``ci`` of the summary's overall, micro, per-dimension and per-category figures in place, and
+    ``ci_items`` (over gold items within instances) of the overall ones."""
     full = summary.instances
+    with_results = [s for s in full if s.has_result]
     _macro_ci(summary.overall, _values(full), n_resamples, seed)
-    _macro_ci(summary.overall_with_results, _values([s for s in full if s.has_result]), n_resamples, seed)
+    _macro_ci(summary.overall_with_results, _values(with_results), n_resamples, seed)
+    summary.overall.ci_items = item_intervals(_item_arrays(full), n_resamples=n_resamples, seed=seed)
+    if summary.overall_with_results is not None:
+        summary.overall_with_results.ci_items = item_intervals(_item_arrays(with_results), n_resamples=n_resamples, seed=seed)
     summary.micro.ci = pooled_intervals(_count_rows(full), n_resamples=n_resamples, seed=seed)
     for dim in DIMENSIONS:
         figs = summary.by_dimension.get(dim)

@@ -139,6 +139,11 @@ def notes(summary: Summary) -> list[str]:
         + ". Per-dimension P/R/F1 average the instances whose gold items of that dimension include a failing one; "
         "coverage averages all instances holding it.",
     ]
+    spread = summary.overall.ci_items
+    if spread.get("coverage") and spread.get("f1"):
+        (c_low, c_high), (f_low, f_high) = spread["coverage"], spread["f1"]
+        lines.append(f"Spread from single item decisions (the judge's matches, the verdicts; 95% over gold items "
+                     f"resampled within their instances): coverage {pct(c_low)}-{pct(c_high)}, F1 {pct(f_low)}-{pct(f_high)}.")
     if summary.diagnosis is not None:
         lines.append("Reach / trigger / detect: each verdict counted under the first stage its evidence does not show "
                      "(webtester.diagnosis); a wrong verdict (Fail or not Fail against its matched gold item) whose "

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from webtester.eval.bootstrap import mean_interval
+from webtester.eval.bootstrap import item_intervals, mean_interval
 from webtester.eval.metrics import Counts, aggregate, missing_score, score_instance
+from webtester.eval.reports import notes
 from webtester.models import BugReport, Category, Dimension, GoldItem, Instance, Status, TestItem, Verdict
 
 F, C, I, T = Dimension.functionality, Dimension.constraint, Dimension.interaction, Dimension.content
@@ -179,3 +181,28 @@ def test_bootstrap_intervals_are_reproducible_and_bracket_the_estimate():
     assert mean_interval([0.3, 0.3, 0.3]) == (0.3, 0.3)
     lo, hi = mean_interval([0.0, 1.0] * 20, n_resamples=1000)
     assert 0.3 < lo < 0.5 < hi < 0.7
+
+
+def test_item_intervals_resample_gold_items_within_their_instances():
+    yes, no = np.ones(40, dtype=bool), np.zeros(40, dtype=bool)
+    half = np.array([True, False] * 20)
+    # every item covered, no failing item anywhere: no spread at all
+    assert item_intervals([(yes, no, no), (yes, no, no)], n_resamples=300) == {
+        "coverage": (1.0, 1.0), "precision": (0.0, 0.0), "recall": (0.0, 0.0), "f1": (0.0, 0.0)}
+    # one instance with half its items covered, one with all: macro coverage 0.75, spread only from the first
+    lo, hi = item_intervals([(half, no, no), (yes, no, no)], n_resamples=2000)["coverage"]
+    assert 0.6 < lo < 0.75 < hi < 0.9
+    wide = item_intervals([(half[:10], no[:10], no[:10]), (yes, no, no)], n_resamples=2000)["coverage"]
+    assert wide[1] - wide[0] > hi - lo  # fewer items, wider
+    # every failing item found and nothing else failed: P = R = F1 = 1 in every resample that draws a failing item
+    f1 = item_intervals([(yes, half, half)], n_resamples=500)["f1"]
+    assert f1 == (1.0, 1.0)
+    assert item_intervals([], n_resamples=10)["coverage"] is None
+    assert item_intervals([(half, half, no)], n_resamples=200, seed=3) == item_intervals([(half, half, no)], n_resamples=200, seed=3)
+
+
+def test_a_summary_carries_the_item_intervals_beside_the_instance_ones():
+    s = summary(bootstrap=300)
+    lo, hi = s.overall.ci_items["coverage"]
+    assert lo <= s.overall.coverage <= hi
+    assert any("resampled within their instances" in line for line in notes(s))
