@@ -14,7 +14,7 @@ from urllib.parse import urldefrag
 
 from playwright.sync_api import Page
 
-from webtester.baseline.crawl import CrawlState, StateGraph
+from webtester.baseline.crawl import CrawlEdge, CrawlState, StateGraph
 from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.forms import probe_form
@@ -29,7 +29,7 @@ from webtester.probes.scan import (
     reported_errors,
     viewport_overflow,
 )
-from webtester.probes.session import BudgetExceeded, ProbeSession
+from webtester.probes.session import BeforeAction, BudgetExceeded, ProbeSession
 
 CURRENCY_WORDS = {"$": r"US dollars?|USD|\bdollars?\b|\$\d", "€": r"\beuros?\b|€|\bEUR\b", "£": r"\bpounds?\b|£|\bGBP\b"}
 MULTI_CURRENCY = re.compile(r"\b(pick|choose|select|switch)\w*\b[^.]{0,40}\bcurrenc", re.IGNORECASE)
@@ -246,16 +246,8 @@ class Explorer:
             source, target = self.graph.state(edge.source), self.graph.state(edge.target)
             if len(self.forms) >= self.max_forms or source is None or target is None or not _has_fields(target.controls):
                 continue
-            role, _, name = edge.action.partition(" ")
-            opener = f'role={role}[name={name}s]'
-            self.sess.goto(source.url)
-            self.sess.spend()
-            try:
-                self.sess.click(opener)
-            except Exception:
-                continue
-            self.sess.settle()
-            self._register_forms(read_model(self.page), source.url, opener)
+            if self._follow(edge, source) is not None:
+                self._register_forms(read_model(self.page), source.url, _opener(edge))
 
     def _crawled_blanks(self, limit: int = 3) -> None:
         """Clicks after which the crawl saw a blank page, repeated to confirm it and record the finding."""
@@ -266,16 +258,22 @@ class Explorer:
             if limit <= 0 or source is None or target is None or not _blank(target) or _blank(source):
                 continue
             limit -= 1
-            role, _, name = edge.action.partition(" ")
-            self.sess.goto(source.url)
-            headings, errors = self.sess.headings(), len(self.sess.page_errors)
-            self.sess.spend()
-            try:
-                self.sess.click(f'role={role}[name={name}s]')
-            except Exception:
-                continue
-            self.sess.settle()
-            self.sess.check_blank(edge.action, "clicking", was_blank=False, context=headings, errors_before=errors)
+            mark = self._follow(edge, source)
+            if mark is not None:
+                self.sess.check_blank(edge.action, "clicking", mark)
+
+    def _follow(self, edge: CrawlEdge, source: CrawlState) -> BeforeAction | None:
+        """Open the edge's source route and click the control the crawl clicked; the page just before the click,
+        or None when the control could not be clicked."""
+        self.sess.goto(source.url)
+        mark = self.sess.before_action()
+        self.sess.spend()
+        try:
+            self.sess.click(_opener(edge))
+        except Exception:
+            return None
+        self.sess.settle()
+        return mark
 
     def _route_shows_fields(self, url: str) -> bool:
         """The route, as opened by its URL, showed form fields in the crawl."""
@@ -324,6 +322,12 @@ class Explorer:
 
 
 _FIELD_ROLES = {"text", "email", "number", "tel", "url", "date", "datetime-local", "time", "password", "textarea", "combobox"}
+
+
+def _opener(edge: CrawlEdge) -> str:
+    """The selector of the control a crawl edge clicked (its label is ``role "name"``)."""
+    role, _, name = edge.action.partition(" ")
+    return f'role={role}[name={name}s]'
 
 
 def _blank(state: CrawlState) -> bool:

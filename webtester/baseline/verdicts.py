@@ -130,7 +130,7 @@ def _concerns(record: dict, record_rule: str, item_rules: list[str], item_text: 
 
 #: words of a control or form label that name the step, not the feature it belongs to
 FLOW_WORDS = terms("next continue proceed submit save confirm add create new edit update open start go done step "
-                   "button form request send apply", behaviour=True)
+                   "button form request send apply")
 #: an item that asks for a user action (a flow that a blank page stops), not only for something to be shown
 USER_ACTION = re.compile(r"\b(creat|add|new|edit|modif|updat|chang|submit|book|reserv|sav|fill|select|choos|enter|input|"
                          r"next|checkout|check out|pay|apply|upload|cancel|configur|assign|filter|sort|rate|rating|review|"

@@ -94,13 +94,13 @@ def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int
         sess.spend()
         before = fingerprint(sess)
         native = len(sess.dialogs)
-        shown, headings, errors = describe_element(page, control["sel"]), sess.headings(), len(sess.page_errors)
+        shown, mark = describe_element(page, control["sel"]), sess.before_action()
         try:
             sess.click(control["sel"])
         except Exception:
             continue  # covered, detached or moving: not evidence of anything
         sess.settle()
-        if sess.check_blank(shown, "clicking", was_blank=False, context=headings, errors_before=errors):
+        if sess.check_blank(shown, "clicking", mark):
             sess.goto(url)
             continue
         after = fingerprint(sess)

@@ -180,7 +180,7 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
         return None
     sess.spend()
     before = sess.state()
-    headings, errors = sess.headings(), len(sess.page_errors)
+    mark = sess.before_action()
     button = sess.page.locator(form.submit).first
     try:
         if button.is_disabled():
@@ -190,8 +190,7 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
     except Exception:
         return None
     sess.settle(250)
-    sess.check_blank(f'form "{form.name or form.submit_text or "form"}"', "submitting", was_blank=False, context=headings,
-                     errors_before=errors)
+    sess.check_blank(f'form "{form.name or form.submit_text or "form"}"', "submitting", mark)
     after = sess.state()
     shown = sess.shows(token)
     return Submission(before, after, form_state(sess, form), token, shown, shown and sess.shows(token, in_list=True))

@@ -52,6 +52,14 @@ HEADINGS_JS = r"""() => [...document.querySelectorAll('h1, h2, h3, [role=dialog]
 BLANK_CONFIRM_MS = 1500  # a page still blank this long after the first look has not merely been slow to render
 
 
+@dataclass(frozen=True)
+class BeforeAction:
+    """The page just before an action, for :meth:`ProbeSession.check_blank`."""
+
+    headings: list[str]
+    errors: int
+
+
 class BudgetExceeded(RuntimeError):
     """The probes used up their action budget or time."""
 
@@ -166,29 +174,31 @@ class ProbeSession:
         except Exception:
             return False
 
-    def headings(self) -> list[str]:
-        """The visible headings (at most 4): what the page is about, before an action."""
+    def before_action(self) -> "BeforeAction":
+        """What :meth:`check_blank` needs from the page before an action: its visible headings (at most 4) and how
+        many page errors were seen so far."""
         try:
-            return list(evaluate(self.page, HEADINGS_JS) or [])
+            headings = list(evaluate(self.page, HEADINGS_JS) or [])
         except Exception:
-            return []
+            headings = []
+        return BeforeAction(headings, len(self.page_errors))
 
-    def check_blank(self, element: str, action: str, *, was_blank: bool, context: list[str] | None = None,
-                    errors_before: int = 0) -> bool:
-        """Record a ``blank-after-action`` finding when the page, not blank before ``action`` on ``element``, shows
-        nothing now and still nothing a moment later (once per control label); True when it did."""
+    def check_blank(self, element: str, action: str, before: "BeforeAction") -> bool:
+        """Record a ``blank-after-action`` finding when the page shows nothing after ``action`` on ``element`` and
+        still nothing a moment later (once per control label); True when it did. ``before``: taken by
+        :meth:`before_action` just before the action, on a page that was not blank."""
         label = re.findall(r'"([^"]+)"', element)
         key = label[0] if label else element  # the same control, however it was described
-        if was_blank or key in self._blank_seen or not self.is_blank():
+        if key in self._blank_seen or not self.is_blank():
             return False
         self.page.wait_for_timeout(BLANK_CONFIRM_MS)
         if not self.is_blank():
             return False
         self._blank_seen.add(key)
-        errors = self.page_errors[errors_before:]
+        errors = self.page_errors[before.errors:]
         message = f"the page goes blank after {action} {element} (nothing is rendered"
         message += f"; uncaught error: {errors[0]})" if errors else ")"
-        self.found("blank-after-action", element, message, full=True, action=action, context=" / ".join(context or []),
+        self.found("blank-after-action", element, message, full=True, action=action, context=" / ".join(before.headings),
                    page_error=errors[0] if errors else None)
         return True
 
