@@ -178,3 +178,44 @@ def test_a_click_that_leaves_a_blank_page_fails_the_items_of_its_flow(session):
     failed = decide(create, exploration)
     assert failed.status is Status.failed and "blank" in failed.bug_report.issue and failed.evidence.screenshots
     assert decide(view, exploration).status is not Status.failed
+
+
+def _run_loose_form(sess: ProbeSession) -> None:
+    def reopen():
+        sess.goto()
+        return next(f for f in read_model(sess.page).forms if f.visible)
+
+    probe_form(sess, "New contact", reopen)
+
+
+def test_fields_outside_a_form_element_are_read_as_the_form_their_button_saves(session):
+    """Most generated React apps have no <form>: the card of fields and its "Save contact" button is a form (without
+    native validation); a search box beside a button that opens something is not."""
+    model = read_model(session("loose_form.html", bad=False).page)
+    assert len(model.forms) == 1, model.forms
+    form = model.forms[0]
+    assert form.loose and form.name == "New contact" and form.submit_text == "Save contact"
+    assert [f.label for f in form.fields] == ["Name", "Email"]
+    assert [f.label for f in model.search_boxes()] == ["Search contacts"]
+
+
+@pytest.mark.parametrize("bad", [True, False])
+def test_the_form_battery_runs_on_fields_outside_a_form_element(session, bad):
+    sess = session("loose_form.html", bad=bad)
+    _run_loose_form(sess)
+    messages = [f"{f.probe}: {f.element}: {f.message}" for f in sess.log.findings]
+    if bad:
+        assert set(_kinds(sess)) == {"empty-form-accepted", "invalid-input-accepted", "duplicate-accepted"}, messages
+    else:
+        assert messages == []
+        assert {"required", "invalid-input", "duplicate", "persist-create"} <= {c.probe for c in sess.log.covered}
+
+
+def test_a_next_button_that_blanks_a_wizard_is_a_finding(session):
+    """A wizard step with no <form>: filled in, its "Next" leaves a blank page; new text alone after "Next" is not
+    taken as the data being saved, so no further probes run on it."""
+    sess = session("wizard.html", bad=False)
+    probe_form(sess, "Trip details", lambda: (sess.goto(), next(iter(read_model(sess.page).forms), None))[1])
+    blank = [f for f in sess.log.findings if f.probe == "blank-after-action"]
+    assert len(blank) == 1 and "Trip details" in blank[0].element, [f"{f.probe}: {f.element}" for f in sess.log.findings]
+    assert "reading 'map'" in blank[0].details["page_error"]

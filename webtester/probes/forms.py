@@ -34,6 +34,9 @@ PAST_DAYS, FUTURE_DAYS = 400, 5 * 365  # clearly in the past / far in the future
 #: forms that create nothing: sending the same data again is no duplicate
 NOT_CREATING = re.compile(r"\b(sign ?in|log ?in|login|password|subscribe|newsletter|search|filter)\b", re.IGNORECASE)
 
+#: what shows a submission was taken, beyond new text on the page
+CLEAR_SIGNS = frozenset({"message", "list-grew", "entry-shown", "form-closed", "navigated"})
+
 Reopen = Callable[[], "FormModel | None"]
 
 _FORM_STATE_JS = r"""([formSel, submitSel]) => {
@@ -44,7 +47,7 @@ _FORM_STATE_JS = r"""([formSel, submitSel]) => {
   const invalid = [...form.querySelectorAll('[aria-invalid=true]')].filter(vis).length;
   const alerts = [...form.querySelectorAll('[role=alert], .error, .field-error, .invalid-feedback, .error-message')]
     .filter(el => vis(el) && el.innerText.trim()).map(el => el.innerText.trim());
-  return {present: true, visible: vis(form), valid: form.noValidate ? true : form.checkValidity(),
+  return {present: true, visible: vis(form), valid: form.tagName !== 'FORM' || form.noValidate ? true : form.checkValidity(),
           invalid, alerts, disabled: !!(submit && submit.disabled),
           values: [...form.querySelectorAll('input, textarea')].filter(e => !['checkbox', 'radio', 'hidden'].includes(e.type)).map(e => e.value)};
 }"""
@@ -242,7 +245,9 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         # the defaults were already calculated: a changed value shows whether submitting does anything
         valid = submit(sess, form, token)
         sess.step(f"{where}: submitted valid data with a changed number ({token})")
-    if valid is None or valid.rejected or not valid.success_signs:
+    if valid is None or valid.rejected or not valid.success_signs or (form.loose and not CLEAR_SIGNS & valid.success_signs):
+        # fields outside a <form> may sit beside a button that only opens or steps something: new text alone is
+        # not taken as their being saved
         sess.step(f"{where}: the valid submission was not clearly accepted; no further form probes")
         return
     if empty_blocked:

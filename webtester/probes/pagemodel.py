@@ -94,8 +94,30 @@ MODEL_JS = r"""() => {
     }
   }
   const listEl = best && document.querySelector(best.sel);
+  // fields outside any <form> that a button next to them saves (most generated React apps have no <form>): the
+  // nearest box around an action button that holds fields is read as a form, unless it holds the main list or
+  // only search boxes
+  const looseVerb = /^\s*(save|submit|send|create|add|book|register|post|place|update|confirm|next|continue|publish|schedule|reserve)\b/i;
+  const searchy = el => el.type === 'search' || /search|filter|find/i.test(labelOf(el));
+  const typed = el => ['text', 'email', 'number', 'tel', 'url', 'password', 'date', 'datetime-local', 'time', ''].includes((el.type || '').toLowerCase()) || el.tagName === 'TEXTAREA';
+  const claimed = new Set();
+  for (const b of document.querySelectorAll('button, input[type=submit], [role=button]')) {
+    if (b.closest('form') || !vis(b) || b.closest('nav, header') || !looseVerb.test(clean(b.innerText || b.value))) continue;
+    let box = b.parentElement, fields = [];
+    for (let up = 0; box && box !== document.body && up < 6 && !fields.length; up++) {
+      fields = [...box.querySelectorAll('input, textarea, select')].filter(el => isField(el) && vis(el) && !el.closest('form'));
+      if (!fields.length) box = box.parentElement;
+    }
+    if (!fields.length || !box || box === document.body || (listEl && box.contains(listEl)) || claimed.has(box)) continue;
+    if (!fields.some(el => typed(el) && !searchy(el)) || fields.some(el => claimed.has(el))) continue;
+    claimed.add(box);
+    fields.forEach(el => claimed.add(el));
+    const dialog = box.closest('dialog, [role=dialog]');
+    forms.push({sel: sel(box), name: nameOf(box), visible: vis(box), novalidate: true, in_dialog: !!dialog, role: '',
+      loose: true, submit: sel(b), submit_text: clean(b.innerText || b.value), fields: fields.map(fieldOf)});
+  }
   const outside = [...document.querySelectorAll('input, select, textarea')]
-    .filter(el => isField(el) && vis(el) && !el.disabled && !(listEl && listEl.contains(el)))
+    .filter(el => isField(el) && vis(el) && !el.disabled && !(listEl && listEl.contains(el)) && !claimed.has(el))
     .filter(el => { const f = el.closest('form'); return !f || f.getAttribute('role') === 'search' || !!f.querySelector('[type=search]'); })
     .map(fieldOf)
     .concat([...document.querySelectorAll('[role=switch]:not(input), [role=checkbox]:not(input)')]
@@ -204,6 +226,8 @@ class FormModel:
     novalidate: bool = False
     in_dialog: bool = False
     role: str = ""
+    #: fields outside any ``<form>`` element, grouped with the button that saves them (no native validation)
+    loose: bool = False
 
     @property
     def signature(self) -> str:
@@ -277,7 +301,8 @@ def read_model(page: Page) -> PageModel:
     raw: dict[str, Any] = evaluate(page, MODEL_JS)
     forms = [
         FormModel(sel=f["sel"], name=f["name"], visible=f["visible"], submit=f["submit"], submit_text=f["submit_text"],
-                  fields=[_field(x) for x in f["fields"]], novalidate=f["novalidate"], in_dialog=f["in_dialog"], role=f["role"])
+                  fields=[_field(x) for x in f["fields"]], novalidate=f["novalidate"], in_dialog=f["in_dialog"], role=f["role"],
+                  loose=bool(f.get("loose")))
         for f in raw["forms"]
     ]
     lst = raw.get("list") or {}
