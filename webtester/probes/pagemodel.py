@@ -95,20 +95,21 @@ MODEL_JS = r"""() => {
   }
   const listEl = best && document.querySelector(best.sel);
   // fields outside any <form> that a button next to them saves (most generated React apps have no <form>): the
-  // nearest box around an action button that holds fields is read as a form, unless it holds the main list or
-  // only search boxes
+  // nearest box around an action button that holds fields is read as a form, unless it holds the main list, the
+  // site's navigation or only search boxes
   const looseVerb = /^\s*(save|submit|send|create|add|book|register|post|place|update|confirm|next|continue|publish|schedule|reserve)\b/i;
   const searchy = el => el.type === 'search' || /search|filter|find/i.test(labelOf(el));
   const typed = el => ['text', 'email', 'number', 'tel', 'url', 'password', 'date', 'datetime-local', 'time', ''].includes((el.type || '').toLowerCase()) || el.tagName === 'TEXTAREA';
   const claimed = new Set();
   for (const b of document.querySelectorAll('button, input[type=submit], [role=button]')) {
-    if (b.closest('form') || !vis(b) || b.closest('nav, header') || !looseVerb.test(clean(b.innerText || b.value))) continue;
+    if (b.closest('form, nav') || !vis(b) || !looseVerb.test(clean(b.innerText || b.value))) continue;
     let box = b.parentElement, fields = [];
     for (let up = 0; box && box !== document.body && up < 6 && !fields.length; up++) {
       fields = [...box.querySelectorAll('input, textarea, select')].filter(el => isField(el) && vis(el) && !el.closest('form'));
       if (!fields.length) box = box.parentElement;
     }
-    if (!fields.length || !box || box === document.body || (listEl && box.contains(listEl)) || claimed.has(box)) continue;
+    if (!fields.length || !box || box === document.body || (listEl && box.contains(listEl)) || claimed.has(box) ||
+        box.querySelector('nav, [role=navigation]')) continue;
     if (!fields.some(el => typed(el) && !searchy(el)) || fields.some(el => claimed.has(el))) continue;
     claimed.add(box);
     fields.forEach(el => claimed.add(el));
