@@ -20,7 +20,7 @@ from webtester.browser.watchdog import evaluate
 from webtester.models import ActionRecord
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
-from webtester.probes.pagemodel import Field, FormModel
+from webtester.probes.pagemodel import Field, FormModel, read_model
 from webtester.probes.session import ERROR_WORDS, SUCCESS_WORDS, ProbeSession
 
 UNAVAILABLE = re.compile(r"sold[ -]?out|unavailable|not available|fully booked|\bfull\b(?![- ]time)|waitlist", re.IGNORECASE)
@@ -34,6 +34,8 @@ PAST_DAYS, FUTURE_DAYS = 400, 5 * 365  # clearly in the past / far in the future
 #: forms that create nothing: sending the same data again is no duplicate
 NOT_CREATING = re.compile(r"\b(sign ?in|log ?in|login|password|subscribe|newsletter|search|filter)\b", re.IGNORECASE)
 
+#: the button of a wizard's step
+STEP_WORDS = re.compile(r"^\s*(next|continue)\b", re.IGNORECASE)
 #: what shows a submission was taken, beyond new text on the page
 CLEAR_SIGNS = frozenset({"message", "list-grew", "entry-shown", "form-closed", "navigated"})
 
@@ -241,6 +243,8 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     fill_form(sess, form, token)
     valid = submit(sess, form, token)
     sess.step(f"{where}: submitted valid data ({token})")
+    if form.loose and STEP_WORDS.match(form.submit_text) and valid is not None and not valid.rejected:
+        walk_steps(sess, where, form)
     if valid is not None and not valid.rejected and not valid.success_signs and _vary(sess, form):
         # the defaults were already calculated: a changed value shows whether submitting does anything
         valid = submit(sess, form, token)
@@ -346,6 +350,27 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     # 6. the same data submitted twice (not for forms that create nothing, e.g. signing in)
     if not NOT_CREATING.search(f"{name} {form.submit_text}"):
         _duplicate_probe(sess, where, valid, reopen)
+
+
+def walk_steps(sess: ProbeSession, where: str, first: FormModel, max_steps: int = 4) -> None:
+    """Fill and submit the steps that follow ``first`` in a wizard (fields outside a ``<form>`` with a "Next" or
+    "Continue" button), so that a page that goes blank on a later step is seen; stops at a step that did not
+    advance, a blank page, or a step whose button is not a step button (the last one)."""
+    seen = {first.signature}
+    for n in range(2, max_steps + 2):
+        if sess.is_blank():
+            return
+        step = next((f for f in read_model(sess.page).forms if f.loose and f.visible and f.submit and f.signature not in seen), None)
+        if step is None:
+            sess.step(f"{where}: no further step")
+            return
+        seen.add(step.signature)
+        token = sess.token()
+        fill_form(sess, step, token)
+        result = submit(sess, step, token)
+        sess.step(f"{where}: step {n} ({step.name}) filled and submitted with {step.submit_text!r}")
+        if result is None or result.rejected or not STEP_WORDS.match(step.submit_text):
+            return
 
 
 def date_value(kind: str, days: int) -> str:

@@ -38,11 +38,11 @@ MODEL_JS = r"""() => {
     t = t || el.getAttribute('aria-label') || el.placeholder || el.getAttribute('title') || el.name || el.id || '';
     return clean(t);
   };
-  const nameOf = f => {
+  const nameOf = (f, saving) => {
     const own = f.getAttribute('aria-label') || (f.getAttribute('aria-labelledby') &&
       ((document.getElementById(f.getAttribute('aria-labelledby')) || {}).innerText));
     if (own) return clean(own);
-    const btn = f.querySelector('button[type=submit], input[type=submit]') || f.querySelector('button');
+    const btn = saving || f.querySelector('button[type=submit], input[type=submit]') || f.querySelector('button');
     const box = f.closest('dialog, [role=dialog], section, article, aside');
     const h = box && box.querySelector('h1, h2, h3, h4');
     if (h && !/\d/.test(h.innerText)) return clean(h.innerText);
@@ -95,26 +95,33 @@ MODEL_JS = r"""() => {
   }
   const listEl = best && document.querySelector(best.sel);
   // fields outside any <form> that a button next to them saves (most generated React apps have no <form>): the
-  // nearest box around an action button that holds fields is read as a form, unless it holds the main list, the
-  // site's navigation or only search boxes
+  // nearest box around an action button that holds fields other than search boxes is read as a form, unless it
+  // holds the site's navigation. A box that also holds the main list keeps its fields among the controls outside
+  // forms too (they may be the list's filters).
   const looseVerb = /^\s*(save|submit|send|create|add|book|register|post|place|update|confirm|next|continue|publish|schedule|reserve)\b/i;
   const searchy = el => el.type === 'search' || /search|filter|find/i.test(labelOf(el));
   const typed = el => ['text', 'email', 'number', 'tel', 'url', 'password', 'date', 'datetime-local', 'time', ''].includes((el.type || '').toLowerCase()) || el.tagName === 'TEXTAREA';
-  const claimed = new Set();
+  const candidates = [];
   for (const b of document.querySelectorAll('button, input[type=submit], [role=button]')) {
     if (b.closest('form, nav') || !vis(b) || !looseVerb.test(clean(b.innerText || b.value))) continue;
-    let box = b.parentElement, fields = [];
-    for (let up = 0; box && box !== document.body && up < 6 && !fields.length; up++) {
-      fields = [...box.querySelectorAll('input, textarea, select')].filter(el => isField(el) && vis(el) && !el.closest('form'));
+    let box = b.parentElement, fields = [], up = 0;
+    for (; box && box !== document.body && up < 6 && !fields.length; up++) {
+      fields = [...box.querySelectorAll('input, textarea, select')].filter(el => isField(el) && vis(el) && !el.closest('form') && !searchy(el));
       if (!fields.length) box = box.parentElement;
     }
-    if (!fields.length || !box || box === document.body || (listEl && box.contains(listEl)) || claimed.has(box) ||
-        box.querySelector('nav, [role=navigation]')) continue;
-    if (!fields.some(el => typed(el) && !searchy(el)) || fields.some(el => claimed.has(el))) continue;
-    claimed.add(box);
-    fields.forEach(el => claimed.add(el));
+    if (fields.length && box && box !== document.body && fields.some(typed) && !box.querySelector('nav, [role=navigation]'))
+      candidates.push({b, box, fields, up});
+  }
+  // the button closest to its fields wins them (a card's "Save" over a toolbar's "Add" that only opens something)
+  candidates.sort((x, y) => x.up - y.up);
+  const boxes = new Set(), taken = new Set(), claimed = new Set();
+  for (const {b, box, fields} of candidates) {
+    if (boxes.has(box) || fields.some(el => taken.has(el))) continue;
+    boxes.add(box);
+    fields.forEach(el => taken.add(el));
+    if (!(listEl && box.contains(listEl))) fields.forEach(el => claimed.add(el));
     const dialog = box.closest('dialog, [role=dialog]');
-    forms.push({sel: sel(box), name: nameOf(box), visible: vis(box), novalidate: true, in_dialog: !!dialog, role: '',
+    forms.push({sel: sel(box), name: nameOf(box, b), visible: vis(box), novalidate: true, in_dialog: !!dialog, role: '',
       loose: true, submit: sel(b), submit_text: clean(b.innerText || b.value), fields: fields.map(fieldOf)});
   }
   const outside = [...document.querySelectorAll('input, select, textarea')]
