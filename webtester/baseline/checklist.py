@@ -137,7 +137,9 @@ _RULE_PATTERNS: list[tuple[str, str]] = [
     ("persist-create", r"reload|refresh|local ?storage|still (?:there|listed|shown)|persist|survive|kept in|saved in the browser"),
     ("persist-delete", r"(?:delet|remov)\w*[^.]*(?:reload|refresh|stays? deleted|come back|still gone)"),
     ("required", r"required|cannot be (?:saved|submitted|placed|posted|sent)|can't (?:save|submit)|incomplete|missing|"
-                 r"(?:submitted|submitting|left) (?:it )?empty|empty (?:form|field|submission)|at least \d+ characters"),
+                 r"(?:submitted|submitting|left) (?:it )?empty|empty (?:form|field|submission)|at least \d+ characters|"
+                 r"without (?:any |entering (?:any )?)?(?:input|content|text|data|information)|"
+                 r"\b(?:add|create|save|submit|publish|post)\w* (?:an? )?(?:empty|blank) \w+"),
     ("required-choice", r"without (?:a |choosing )?(?:star |a )?(?:rating|choice|selection)|rating is required|picking \d+ to \d+ stars"),
     ("invalid-input", r"invalid|reject|negative|positive number|zero|format|nonsense|out[- ]of[- ]range|sensible ranges?|"
                       r"validat|look valid"),

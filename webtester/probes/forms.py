@@ -486,7 +486,8 @@ def _submit_same(sess: ProbeSession, where: str, token: str, attempt: str,
 
 def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reopen) -> None:
     """Submit the same data twice: a second entry with it listed beside the first, or the same success again with
-    no warning when the first entry is not listed, is a finding; a rejected second submission is coverage."""
+    no warning when the first entry is not listed (and the form is a ``<form>``), is a finding; a rejected second
+    submission is coverage."""
     token = sess.token()
     first = _submit_same(sess, where, token, "first", reopen)
     if first is None or not first[1].accepted_like(valid):
@@ -497,7 +498,8 @@ def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: 
     form, result = second
     rejected, accepted = _checks(sess, form, result)
     listed = entries_showing(sess, token)
-    if result.accepted_like(valid) and (listed >= 2 or not first[1].entry_listed):
+    # fields outside a <form> are often settings saved again and again: for them only two listed entries count
+    if result.accepted_like(valid) and (listed >= 2 or not (first[1].entry_listed or form.loose)):
         how = f"{listed} entries with it are listed" if listed >= 2 else "it was accepted again like the first time"
         sess.found("duplicate-accepted", where, f"the same data ({token}) submitted twice: {how}, with no duplicate warning",
                    full=True, expect=[accepted], value=token, entries=listed)
