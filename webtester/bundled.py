@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from urllib.parse import urlsplit
 
 from webtester.browser.chromium import VIEWPORT
 from webtester.browser.static_server import StaticServer
@@ -135,7 +136,9 @@ class CheckOutcome:
 
 
 def run_checks(instance: Instance, base_url: str, browser, item_ids: Iterable[int] | None = None) -> dict[int, CheckOutcome]:
-    """Run gold checks against a running build, each in a fresh browser context.
+    """Run gold checks against a running build, each in a fresh tab of one browser context whose site data
+    (cookies, local and session storage, IndexedDB, caches) is cleared before every check, so each check starts
+    as a new visitor.
 
     A check that raises counts as Fail, with the exception as its message.
     """
@@ -143,23 +146,39 @@ def run_checks(instance: Instance, base_url: str, browser, item_ids: Iterable[in
     module = load_checks(instance.index)
     wanted = set(item_ids) if item_ids is not None else None
     outcomes: dict[int, CheckOutcome] = {}
-    for item in instance.checklist:
-        if wanted is not None and item.id not in wanted:
-            continue
-        fn: Check | None = getattr(module, item.check or f"item_{item.id}", None)
-        if fn is None:
-            raise AttributeError(f"{instance.index}: gold item {item.id} has no check function {item.check!r}")
-        context = browser.new_context(viewport=VIEWPORT)
-        context.set_default_timeout(3000)
-        context.set_default_navigation_timeout(15000)  # page loads may be slow on a busy machine
-        page = context.new_page()
-        start = time.perf_counter()
-        try:
-            page.goto(base_url)
-            ok, msg = bool(fn(page, base_url)), ""
-        except Exception as exc:  # a check that cannot complete means the behaviour is not there
-            ok, msg = False, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        finally:
-            context.close()
-        outcomes[item.id] = CheckOutcome(item.id, ok, msg, time.perf_counter() - start)
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(3000)
+    context.set_default_navigation_timeout(15000)  # page loads may be slow on a busy machine
+    try:
+        for item in instance.checklist:
+            if wanted is not None and item.id not in wanted:
+                continue
+            fn: Check | None = getattr(module, item.check or f"item_{item.id}", None)
+            if fn is None:
+                raise AttributeError(f"{instance.index}: gold item {item.id} has no check function {item.check!r}")
+            start = time.perf_counter()
+            page = _fresh_tab(context, origin)
+            try:
+                page.goto(base_url)
+                ok, msg = bool(fn(page, base_url)), ""
+            except Exception as exc:  # a check that cannot complete means the behaviour is not there
+                ok, msg = False, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+            finally:
+                page.close()
+            outcomes[item.id] = CheckOutcome(item.id, ok, msg, time.perf_counter() - start)
+    finally:
+        context.close()
     return outcomes
+
+
+def _fresh_tab(context, origin: str):
+    """A new tab in ``context`` after the site data of ``origin`` and every cookie are cleared."""
+    context.clear_cookies()
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    try:
+        cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    finally:
+        cdp.detach()
+    return page

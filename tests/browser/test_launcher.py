@@ -268,10 +268,13 @@ def _alive(procs) -> set[tuple[int, float]]:
     return alive
 
 
+CYCLES = 10
+
+
 @needs_npm
 @pytest.mark.browser
 @pytest.mark.slow
-def test_no_process_is_left_after_20_start_stop_cycles(stub_project, playwright_instance):
+def test_no_process_is_left_after_10_start_stop_cycles(stub_project, playwright_instance):
     """Every cycle starts an npm dev server and a Chromium, opens the app, and stops both."""
     import psutil
 
@@ -283,13 +286,13 @@ def test_no_process_is_left_after_20_start_stop_cycles(stub_project, playwright_
     # below anything else that was already running (e.g. the shared test browser's spare renderers) are not theirs
     roots = {os.getpid()} | {p.pid for p in psutil.Process().children() if p.pid in before_pids}
     seen: set[tuple[int, float]] = set()
-    for _ in range(20):
+    for _ in range(CYCLES):
         with start_app(stub_project, timeout=60) as app, BrowserSession(playwright=playwright_instance) as session:
             item = session.new_item_page(app.url)
             assert "Stub app" in item.observe().text
             seen |= {entry for entry in _descendants() - before if _started_under(entry[0], before_pids, roots)}
             item.close()
-    assert len(seen) >= 20 * 2  # each cycle ran at least npm/node and Chromium processes
+    assert len(seen) >= CYCLES * 2  # each cycle ran at least npm/node and Chromium processes
     deadline = time.monotonic() + 20  # a loaded machine may take a while to reap a killed tree
     while _alive(seen) and time.monotonic() < deadline:
         time.sleep(0.2)

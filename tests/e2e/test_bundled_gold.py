@@ -105,3 +105,35 @@ def test_benchmark_size():
     from collections import Counter
 
     assert set(Counter(i.category.value for i in INSTANCES).values()) == {2}
+
+
+@pytest.mark.browser
+def test_each_check_starts_as_a_new_visitor(browser, monkeypatch, tmp_path):
+    """The checks of one build share a browser context, but nothing a check leaves behind (cookies, local and session
+    storage, IndexedDB) reaches the next one."""
+    from types import SimpleNamespace
+
+    import webtester.bundled as bundled
+    from webtester.browser.static_server import StaticServer
+    from webtester.models import Category, GoldItem, Instance
+
+    (tmp_path / "index.html").write_text("<!doctype html><title>Site</title><h1>Site</h1>", encoding="utf-8")
+    leave = """() => new Promise(done => { localStorage.setItem('k', '1'); sessionStorage.setItem('k', '1');
+        document.cookie = 'k=1; max-age=3600'; const req = indexedDB.open('db', 1);
+        req.onupgradeneeded = () => req.result.createObjectStore('s'); req.onsuccess = () => { req.result.close(); done(); }; })"""
+    left = """() => new Promise(done => indexedDB.databases().then(dbs => done({local: localStorage.length,
+        session: sessionStorage.length, cookie: document.cookie, dbs: dbs.length})))"""
+
+    def item_1(page, url):
+        page.evaluate(leave)
+        return page.evaluate(left) == {"local": 1, "session": 1, "cookie": "k=1", "dbs": 1}
+
+    def item_2(page, url):
+        return page.evaluate(left) == {"local": 0, "session": 0, "cookie": "", "dbs": 0}
+
+    monkeypatch.setattr(bundled, "load_checks", lambda index: SimpleNamespace(item_1=item_1, item_2=item_2))
+    inst = Instance(index="site", instruction="A site.", category=Category("Tool"), checklist=[
+        GoldItem(id=n, content=f"item {n}", dimension="content", passed=True) for n in (1, 2)])
+    with StaticServer(tmp_path) as server:
+        outcomes = bundled.run_checks(inst, server.url, browser)
+    assert {k: (o.passed, o.message) for k, o in outcomes.items()} == {1: (True, ""), 2: (True, "")}

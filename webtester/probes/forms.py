@@ -1,6 +1,11 @@
 """Form probes: empty and valid submissions, invalid values, dates in the past or the future and end dates before
 start dates, unset required choices, unavailable options, buttons that stay disabled, feedback, clearing, the
-same data submitted twice, and whether created or deleted entries survive a reload.
+same data submitted twice, and whether created or deleted entries survive a reload. The steps of a wizard are
+filled one after another, so that a page that goes blank on a later step is seen.
+
+Fields with no ``<form>`` element (``FormModel.loose``) get the same battery, with two cautions: new text alone
+after their button is not taken as a sign that the data was saved, and the same data saved twice counts only when
+two entries with it are listed.
 
 Each probe reopens the form through a caller-supplied ``reopen()`` (which navigates to the form and clicks
 whatever opens it) so every submission starts from the same state. A value counts as accepted only when the

@@ -1,5 +1,6 @@
-"""A structural model of a page for probes that act on it: forms and their fields, controls outside
-forms (search boxes, filter selects, checkboxes, button groups), the main repeated list, open dialogs,
+"""A structural model of a page for probes that act on it: forms and their fields (also fields with no
+``<form>`` element, grouped with the button that saves them), controls outside forms (search boxes, filter
+selects, checkboxes, button groups), the main repeated list, open dialogs,
 "showing N ..." count texts and the currency symbols in view.
 
 Everything is read by one script in the page; selectors come from ``window.__wtSelector``.
