@@ -41,8 +41,11 @@ NOT_CREATING = re.compile(r"\b(sign ?in|log ?in|login|password|subscribe|newslet
 
 #: the button of a wizard's step
 STEP_WORDS = re.compile(r"^\s*(next|continue)\b", re.IGNORECASE)
+#: signs that a submission was taken: strong ones name what was saved, weak ones only show that the page changed
+STRONG_SIGNS = frozenset({"message", "list-grew", "entry-shown"})
+WEAK_SIGNS = frozenset({"form-closed", "navigated", "new-text"})
 #: what shows a submission was taken, beyond new text on the page
-CLEAR_SIGNS = frozenset({"message", "list-grew", "entry-shown", "form-closed", "navigated"})
+CLEAR_SIGNS = STRONG_SIGNS | (WEAK_SIGNS - {"new-text"})
 
 Reopen = Callable[[], "FormModel | None"]
 
@@ -104,10 +107,10 @@ class Submission:
         """Accepted, judged against what a valid submission of the same form did."""
         if self.rejected:
             return False
-        strong = {"message", "list-grew", "entry-shown"} & valid.success_signs
+        strong = STRONG_SIGNS & valid.success_signs
         if strong:
             return bool(strong & self.success_signs)
-        weak = {"form-closed", "navigated", "new-text"} & valid.success_signs
+        weak = WEAK_SIGNS & valid.success_signs
         return bool(weak) and weak <= self.success_signs
 
 
