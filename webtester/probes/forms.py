@@ -47,6 +47,9 @@ WEAK_SIGNS = frozenset({"form-closed", "navigated", "new-text"})
 #: what shows a submission was taken, beyond new text on the page
 CLEAR_SIGNS = STRONG_SIGNS | (WEAK_SIGNS - {"new-text"})
 
+#: the options of an open custom select (a listbox of role=option elements)
+OPTIONS_CSS = "[role=listbox] [role=option]:not([aria-disabled=true]):not([data-disabled])"
+
 Reopen = Callable[[], "FormModel | None"]
 
 _FORM_STATE_JS = r"""([formSel, submitSel]) => {
@@ -59,6 +62,7 @@ _FORM_STATE_JS = r"""([formSel, submitSel]) => {
     .filter(el => vis(el) && el.innerText.trim()).map(el => el.innerText.trim());
   return {present: true, visible: vis(form), valid: form.tagName !== 'FORM' || form.noValidate ? true : form.checkValidity(),
           invalid, alerts, disabled: !!(submit && submit.disabled),
+          placeholders: [...form.querySelectorAll('button[role=combobox][data-placeholder]')].map(el => el.innerText.trim()),
           values: [...form.querySelectorAll('input, textarea')].filter(e => !['checkbox', 'radio', 'hidden'].includes(e.type)).map(e => e.value)};
 }"""
 
@@ -76,7 +80,16 @@ class Submission:
 
     @property
     def new_lines(self) -> list[str]:
-        return self.after.new_lines(self.before)
+        """Lines the submission brought, less the placeholders of custom selects that a reset form shows again
+        ("Select a category" is no error message)."""
+        placeholders = [p for p in self.form_after.get("placeholders") or [] if p]
+        out = []
+        for line in self.after.new_lines(self.before):
+            for p in placeholders:
+                line = line.replace(p, " ")
+            if line.strip():
+                out.append(" ".join(line.split()))
+        return out
 
     @property
     def rejected(self) -> bool:
@@ -158,6 +171,9 @@ def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozense
                     with sess.journal.act("select", loc, label, key=f.sel):
                         loc.select_option(value, timeout=ACTION_TIMEOUT_MS)
                     filled += 1
+            elif f.kind == "combobox":
+                if f.value or choose_option(sess, f):
+                    filled += 1
             elif f.kind == "radio":
                 group = f.name or f.sel
                 if group not in radios_done:
@@ -181,6 +197,31 @@ def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozense
             continue
     sess.spend()
     return filled
+
+
+def choose_option(sess: ProbeSession, f: Field) -> bool:
+    """Open the custom select ``f`` (a button with role=combobox) and click its first available option; False
+    (and the list closed again) when no option shows."""
+    page = sess.page
+    trigger = page.locator(f.sel).first
+    with sess.journal.act("click", trigger, key=f.sel):
+        trigger.click(timeout=ACTION_TIMEOUT_MS)
+    options = page.locator(OPTIONS_CSS)
+    try:
+        options.first.wait_for(state="visible", timeout=1500)
+        texts = options.all_inner_texts()
+    except Exception:
+        texts = []
+    pick = next((i for i, text in enumerate(texts) if text.strip() and not UNAVAILABLE.search(text)), None)
+    if pick is None:
+        with sess.journal.act("press", value="Escape"):
+            page.keyboard.press("Escape")
+        return False
+    option = options.nth(pick)
+    with sess.journal.act("click", option, key=f"{f.sel} option {texts[pick].strip()}"):
+        option.click(timeout=ACTION_TIMEOUT_MS)
+    sess.settle(60)
+    return True
 
 
 def form_state(sess: ProbeSession, form: FormModel) -> dict:
@@ -227,7 +268,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
 
     # 1. empty submission (cleared in the page, as a user could: not read-only fields; a replay empties the
     # fields it can see one by one)
-    typed = [f for f in form.fields if f.visible and not f.disabled and f.kind not in ("select", "radio", "checkbox")]
+    typed = [f for f in form.fields if f.visible and not f.disabled and f.kind not in ("select", "radio", "checkbox", "combobox")]
     read_only = evaluate(sess.page, "(sels) => sels.map(s => !!(document.querySelector(s) || {}).readOnly)",
                          [f.sel for f in typed]) or []
     for f, fixed in zip(typed, read_only):
@@ -309,22 +350,20 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     if not _date_probes(sess, form, where, valid, reopen):
         return
 
-    # 4. a required choice (radio group with nothing chosen by default) left unset
-    for group, radios in list(form.radio_groups().items())[:1]:
-        if any(r.checked for r in radios):
-            continue
+    # 4. a required choice (a radio group or a custom select with nothing chosen by default) left unset
+    for group, choice in unset_choices(form)[:1]:
         form = reopen()
         if form is None:
             return
         token = sess.token()
         fill_form(sess, form, token, skip={group})
         result = submit(sess, form, token)
-        label = f'choice "{_group_label(radios)}" of {where}'
+        label = f'choice "{choice}" of {where}'
         sess.step(f"{label}: submitted without choosing")
         rejected, accepted = _checks(sess, form, result)
         if result is not None and result.accepted_like(valid):
-            sess.found("required-field-not-enforced", label, f"the form was accepted without a choice for \"{_group_label(radios)}\"",
-                       full=True, expect=[accepted], field=_group_label(radios))
+            sess.found("required-field-not-enforced", label, f"the form was accepted without a choice for \"{choice}\"",
+                       full=True, expect=[accepted], field=choice)
         elif result is not None and result.rejected:
             sess.ok("required-choice", label, "submitting without a choice was rejected", expect=[rejected])
 
@@ -563,6 +602,15 @@ def _vary(sess: ProbeSession, form: FormModel) -> bool:
 
 def _group_label(radios: list[Field]) -> str:
     return radios[0].name or radios[0].label
+
+
+def unset_choices(form: FormModel) -> list[tuple[str, str]]:
+    """(what ``fill_form`` skips, its name) for each choice the form leaves unset: radio groups with no option
+    checked, and custom selects showing their placeholder that are not marked optional."""
+    out = [(group, _group_label(radios)) for group, radios in form.radio_groups().items() if not any(r.checked for r in radios)]
+    out += [(f.sel, f.label or "choice") for f in form.fields
+            if f.kind == "combobox" and not f.value and not f.optional and f.visible and not f.disabled]
+    return out
 
 
 def _num(text: str | None) -> float | None:

@@ -51,7 +51,19 @@ MODEL_JS = r"""() => {
     if (lg && !/\d/.test(lg.innerText)) return clean(lg.innerText);
     return clean(btn ? (btn.innerText || btn.value) : (f.id || 'form'));
   };
+  // a custom select (a button with role=combobox, e.g. Radix / shadcn): its value is its text unless it shows
+  // its placeholder; the options are read when it is opened
+  const custom = el => el.tagName === 'BUTTON' && el.getAttribute('role') === 'combobox';
   const fieldOf = el => {
+    if (custom(el)) {
+      const f = {sel: sel(el), tag: 'button', type: 'combobox', name: el.getAttribute('name') || '', label: labelOf(el),
+        visible: vis(el), disabled: !!el.disabled, required: el.getAttribute('aria-required') === 'true',
+        min: null, max: null, checked: false, value: el.hasAttribute('data-placeholder') ? '' : clean(el.innerText)};
+      f.optional = /optional/i.test(f.label);
+      if (/\*/.test(f.label)) f.required = true;
+      f.label = f.label.replace(/\(optional\)|\*/gi, '').trim();
+      return f;
+    }
     const f = {sel: sel(el), tag: el.tagName.toLowerCase(), type: (el.type || '').toLowerCase(), name: el.name || '',
       label: labelOf(el), visible: vis(el), disabled: !!el.disabled,
       required: !!el.required || el.getAttribute('aria-required') === 'true',
@@ -62,7 +74,10 @@ MODEL_JS = r"""() => {
     f.label = f.label.replace(/\(optional\)|\*/gi, '').trim();
     return f;
   };
-  const isField = el => !['hidden', 'submit', 'button', 'reset', 'image', 'file'].includes((el.type || '').toLowerCase());
+  // the native select a custom one keeps hidden beside it for the browser's form is not a field of its own
+  const isField = el => custom(el) || (!['hidden', 'submit', 'button', 'reset', 'image', 'file'].includes((el.type || '').toLowerCase()) &&
+    !(el.tagName === 'SELECT' && el.getAttribute('aria-hidden') === 'true'));
+  const FIELDS = 'input, textarea, select, button[role=combobox]';
   const forms = [...document.forms].map(form => {
     const verb = /^\s*(save|submit|send|create|add|book|register|apply|post|place|calculate|update)\b/i;
     let submit = form.querySelector('button[type=submit], input[type=submit]') ||
@@ -75,7 +90,7 @@ MODEL_JS = r"""() => {
     return {sel: sel(form), name: nameOf(form), visible: vis(form), novalidate: form.noValidate,
       in_dialog: !!box, role: form.getAttribute('role') || '',
       submit: submit ? sel(submit) : null, submit_text: submit ? clean(submit.innerText || submit.value) : '',
-      fields: [...form.querySelectorAll('input, textarea, select')].filter(isField).map(fieldOf)};
+      fields: [...form.querySelectorAll(FIELDS)].filter(isField).map(fieldOf)};
   });
   // the main repeated list: the parent with the most visible, similar, texty children
   let best = null;
@@ -107,7 +122,7 @@ MODEL_JS = r"""() => {
     if (b.closest('form, nav') || !vis(b) || !looseVerb.test(clean(b.innerText || b.value))) continue;
     let box = b.parentElement, fields = [], up = 0;
     for (; box && box !== document.body && up < 6 && !fields.length; up++) {
-      fields = [...box.querySelectorAll('input, textarea, select')].filter(el => isField(el) && vis(el) && !el.closest('form') && !searchy(el));
+      fields = [...box.querySelectorAll(FIELDS)].filter(el => isField(el) && vis(el) && !el.closest('form') && !searchy(el));
       if (!fields.length) box = box.parentElement;
     }
     if (fields.length && box && box !== document.body && fields.some(typed) && !box.querySelector('nav, [role=navigation]'))
@@ -125,7 +140,7 @@ MODEL_JS = r"""() => {
     forms.push({sel: sel(box), name: nameOf(box, b), visible: vis(box), novalidate: true, in_dialog: !!dialog, role: '',
       loose: true, submit: sel(b), submit_text: clean(b.innerText || b.value), fields: fields.map(fieldOf)});
   }
-  const outside = [...document.querySelectorAll('input, select, textarea')]
+  const outside = [...document.querySelectorAll(FIELDS)]
     .filter(el => isField(el) && vis(el) && !el.disabled && !(listEl && listEl.contains(el)) && !claimed.has(el))
     .filter(el => { const f = el.closest('form'); return !f || f.getAttribute('role') === 'search' || !!f.querySelector('[type=search]'); })
     .map(fieldOf)
@@ -218,7 +233,7 @@ class Field:
 
     @property
     def kind(self) -> str:
-        """'select', 'textarea', 'radio', 'checkbox' or the input type."""
+        """'select', 'textarea', 'radio', 'checkbox', 'combobox' (a custom select) or the input type."""
         return self.tag if self.tag in ("select", "textarea") else (self.type or "text")
 
 
@@ -276,7 +291,7 @@ class PageModel:
         return currencies_in(self.texts)
 
     def search_boxes(self) -> list[Field]:
-        return [f for f in self.outside if f.type == "search" or re.search(r"search|find|keyword", f.label, re.I)]
+        return [f for f in self.outside if f.kind != "combobox" and (f.type == "search" or re.search(r"search|find|keyword", f.label, re.I))]
 
     def filter_selects(self) -> list[Field]:
         return [f for f in self.outside if f.tag == "select" and not re.search(r"\bsort|order by|per page", f.label, re.I)
