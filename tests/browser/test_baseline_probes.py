@@ -38,7 +38,7 @@ def session(browser, server, tmp_path):
         context = browser.new_context(viewport=VIEWPORT)
         contexts.append(context)
         page = context.new_page()
-        url = server.url + name + ("?bad=1" if bad else "")
+        url = server.url + name + (("&" if "?" in name else "?") + "bad=1" if bad else "")
         sess = ProbeSession.create(page, url, screenshot_dir=tmp_path / "shots", relative_to=tmp_path)
         sess.goto()
         return sess
@@ -115,6 +115,22 @@ def test_probes_silent_without_defects(session, name, run, expected):
               "list.html": {"search", "filter", "count", "empty-state"},
               "widgets.html": {"dialog-close", "vote"}}[name]
     assert wanted <= covered, covered
+
+
+@pytest.mark.parametrize("bad", [True, False])
+def test_a_custom_select_filter_is_opened_and_each_option_judged(session, bad):
+    """The list's category filter as a custom select with no label of its own: it is named by what it shows, its
+    options are read by opening it, and choosing "Tools" is judged like a native select's option."""
+    sess = session("list.html?custom=1", bad=bad)
+    model = read_model(sess.page)
+    assert [(f.label, f.kind) for f in model.filter_selects()] == [("categories", "combobox")]
+    ListProbe(sess, model).filter_select(model.filter_selects()[0])
+    strays = [f for f in sess.log.findings if f.probe == "filter-shows-other"]
+    if bad:
+        assert [(f.details["option"], f.details["stray"].split()[0]) for f in strays] == [("Tools", "Birch")], sess.log.steps
+    else:
+        assert sess.log.findings == [] and "filter" in {c.probe for c in sess.log.covered}
+        assert sess.log.steps == [f'list: filter "categories" = "{o}"' for o in ("Tools", "Paint", "Garden")]
 
 
 def test_invalid_value_names_the_field(session):

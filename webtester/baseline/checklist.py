@@ -245,8 +245,8 @@ def _implied(instruction: str, model: PageModel | None) -> list[Planned]:
                     "empty-state", None, 2))
     for f in selects[:2]:
         label = _short(f.label)
-        example = next((o["text"] for o in f.options if o["value"]), "")
-        add(Planned(FT, f"Filtering by {label.lower()} (e.g. {example}) shows only the entries of that {label.lower()}.",
+        example = next((f" (e.g. {o['text']})" for o in f.options if o["value"]), "")
+        add(Planned(FT, f"Filtering by {label.lower()}{example} shows only the entries of that {label.lower()}.",
                     f"Choose each {label} option in turn.", f"Every listed entry belongs to the chosen {label.lower()}.",
                     "filter", label, 1))
     if searches and selects:

@@ -23,6 +23,7 @@ from typing import Any
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import evaluate
 from webtester.models import ActionRecord
+from webtester.probes import custom_select
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
 from webtester.probes.pagemodel import Field, FormModel, read_model
@@ -46,9 +47,6 @@ STRONG_SIGNS = frozenset({"message", "list-grew", "entry-shown"})
 WEAK_SIGNS = frozenset({"form-closed", "navigated", "new-text"})
 #: what shows a submission was taken, beyond new text on the page
 CLEAR_SIGNS = STRONG_SIGNS | (WEAK_SIGNS - {"new-text"})
-
-#: the options of an open custom select (a listbox of role=option elements)
-OPTIONS_CSS = "[role=listbox] [role=option]:not([aria-disabled=true]):not([data-disabled])"
 
 Reopen = Callable[[], "FormModel | None"]
 
@@ -172,7 +170,8 @@ def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozense
                         loc.select_option(value, timeout=ACTION_TIMEOUT_MS)
                     filled += 1
             elif f.kind == "combobox":
-                if f.value or choose_option(sess, f):
+                wanted = (choose or {}).get(f.sel)
+                if (f.value and not wanted) or custom_select.choose(sess, f, wanted, avoid=UNAVAILABLE):
                     filled += 1
             elif f.kind == "radio":
                 group = f.name or f.sel
@@ -197,31 +196,6 @@ def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozense
             continue
     sess.spend()
     return filled
-
-
-def choose_option(sess: ProbeSession, f: Field) -> bool:
-    """Open the custom select ``f`` (a button with role=combobox) and click its first available option; False
-    (and the list closed again) when no option shows."""
-    page = sess.page
-    trigger = page.locator(f.sel).first
-    with sess.journal.act("click", trigger, key=f.sel):
-        trigger.click(timeout=ACTION_TIMEOUT_MS)
-    options = page.locator(OPTIONS_CSS)
-    try:
-        options.first.wait_for(state="visible", timeout=1500)
-        texts = options.all_inner_texts()
-    except Exception:
-        texts = []
-    pick = next((i for i, text in enumerate(texts) if text.strip() and not UNAVAILABLE.search(text)), None)
-    if pick is None:
-        with sess.journal.act("press", value="Escape"):
-            page.keyboard.press("Escape")
-        return False
-    option = options.nth(pick)
-    with sess.journal.act("click", option, key=f"{f.sel} option {texts[pick].strip()}"):
-        option.click(timeout=ACTION_TIMEOUT_MS)
-    sess.settle(60)
-    return True
 
 
 def form_state(sess: ProbeSession, form: FormModel) -> dict:

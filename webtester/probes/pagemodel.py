@@ -56,7 +56,10 @@ MODEL_JS = r"""() => {
   const custom = el => el.tagName === 'BUTTON' && el.getAttribute('role') === 'combobox';
   const fieldOf = el => {
     if (custom(el)) {
-      const f = {sel: sel(el), tag: 'button', type: 'combobox', name: el.getAttribute('name') || '', label: labelOf(el),
+      // with no label of its own, what it shows names it ("All categories" -> "categories")
+      let label = labelOf(el);
+      if (!label || label === el.id) label = clean(el.innerText).replace(/^(all|any|select|choose|pick)\s+(an?\s+)?/i, '');
+      const f = {sel: sel(el), tag: 'button', type: 'combobox', name: el.getAttribute('name') || '', label,
         visible: vis(el), disabled: !!el.disabled, required: el.getAttribute('aria-required') === 'true',
         min: null, max: null, checked: false, value: el.hasAttribute('data-placeholder') ? '' : clean(el.innerText)};
       f.optional = /optional/i.test(f.label);
@@ -294,8 +297,10 @@ class PageModel:
         return [f for f in self.outside if f.kind != "combobox" and (f.type == "search" or re.search(r"search|find|keyword", f.label, re.I))]
 
     def filter_selects(self) -> list[Field]:
-        return [f for f in self.outside if f.tag == "select" and not re.search(r"\bsort|order by|per page", f.label, re.I)
-                and len([o for o in f.options if o.get("value") not in (None,)]) >= 2]
+        """Selects outside forms that may filter the list: native ones with two options or more, and custom ones
+        (whose options are read when they are opened); not the ones that sort or page."""
+        return [f for f in self.outside if not re.search(r"\bsort|order by|per page", f.label, re.I)
+                and (f.kind == "combobox" or f.tag == "select" and len([o for o in f.options if o.get("value") not in (None,)]) >= 2)]
 
     def filter_checkboxes(self) -> list[Field]:
         return [f for f in self.outside if f.type == "checkbox"]
