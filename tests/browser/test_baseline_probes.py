@@ -256,3 +256,5 @@ def test_a_wizard_is_walked_to_the_step_whose_next_button_blanks_the_page(sessio
     assert [f.element for f in blank] == ['form "Travellers"'], [f"{f.probe}: {f.element}" for f in sess.log.findings]
     assert "reading 'map'" in blank[0].details["page_error"] and blank[0].details["context"].startswith("Plan a trip")
     assert any(a.get("action") == "fill" and a.get("value", "").startswith("QA Lead traveller") for a in blank[0].actions)
+    # step 2's "Next" saves the step's fields; the "Add traveller" beside it keeps only its own field
+    assert 'form "Trip details": step 2 (Travellers) filled and submitted with \'Next\'' in sess.log.steps, sess.log.steps

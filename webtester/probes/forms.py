@@ -381,7 +381,9 @@ def walk_steps(sess: ProbeSession, where: str, first: FormModel, max_steps: int 
     for n in range(2, max_steps + 2):
         if sess.is_blank():
             return
-        step = next((f for f in read_model(sess.page).forms if f.loose and f.visible and f.submit and f.signature not in seen), None)
+        steps = [f for f in read_model(sess.page).forms if f.loose and f.visible and f.submit and f.signature not in seen]
+        # a step's own "Next" / "Continue" before a button that adds something within the step ("Add participant")
+        step = next((f for f in steps if STEP_WORDS.match(f.submit_text)), steps[0] if steps else None)
         if step is None:
             sess.step(f"{where}: no further step")
             return

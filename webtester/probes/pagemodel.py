@@ -134,8 +134,12 @@ MODEL_JS = r"""() => {
   // the button closest to its fields wins them (a card's "Save" over a toolbar's "Add" that only opens something)
   candidates.sort((x, y) => x.up - y.up);
   const boxes = new Set(), taken = new Set(), claimed = new Set();
-  for (const {b, box, fields} of candidates) {
-    if (boxes.has(box) || fields.some(el => taken.has(el))) continue;
+  for (const candidate of candidates) {
+    const {b, box} = candidate;
+    // the fields a closer button saves are its own; a box's button saves the rest (a step's "Next" beside an
+    // "Add traveller" with its own field)
+    const fields = candidate.fields.filter(el => !taken.has(el));
+    if (boxes.has(box) || !fields.some(typed)) continue;
     boxes.add(box);
     fields.forEach(el => taken.add(el));
     if (!(listEl && box.contains(listEl))) fields.forEach(el => claimed.add(el));
