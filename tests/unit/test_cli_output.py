@@ -90,3 +90,5 @@ def test_score_json_is_the_only_thing_on_stdout(scored_run, tmp_path, piped):
     assert scores["counts"] == {"tp": 2, "fp": 1, "fn": 0, "tn": 1}
     assert scores["micro"]["precision"] == pytest.approx(2 / 3) and scores["micro"]["recall"] == 1.0
     assert set(scores["overall"]) >= {"coverage", "precision", "recall", "f1"}
+    # the reach / trigger / detect counts the tables print: one per predicted item, and the wrong verdicts (the FP)
+    assert scores["diagnosis"]["all"]["all"]["n"] == 4 and scores["diagnosis"]["wrong"]["all"]["n"] == 1

@@ -24,7 +24,11 @@ Schema (paths are absolute; a key marked with the commands that write it is abse
         "dir": "/abs/runs/x/scores",
         "overall": {"n": 2, "coverage": 1.0, "precision": 0.5, "recall": 1.0, "f1": 0.67, "ci": {...}},  # macro
         "micro": {...},                    # the same figures from pooled counts
-        "counts": {"tp": 1, "fp": 1, "fn": 0, "tn": 3}
+        "counts": {"tp": 1, "fp": 1, "fn": 0, "tn": 3},
+        "diagnosis": null | {              # reach / trigger / detect (webtester.diagnosis), per dimension and "all"
+          "all": {"all": {"n": 4, "not_run": 0, "reach": 1, "trigger": 0, "detect": 0, "held": 3, "misjudged": 0}, ...},
+          "wrong": {...}                   # the same counts over the wrong verdicts
+        }
       }
     }
 """
@@ -96,7 +100,8 @@ def scores(summary: Summary, out_dir: Path) -> dict[str, Any]:
     from webtester.eval.reports import judge_label
 
     return {"judge": judge_label(summary), "dir": _path(out_dir), "overall": summary.overall.model_dump(mode="json"),
-            "micro": summary.micro.model_dump(mode="json"), "counts": summary.totals.counts.model_dump(mode="json")}
+            "micro": summary.micro.model_dump(mode="json"), "counts": summary.totals.counts.model_dump(mode="json"),
+            "diagnosis": summary.diagnosis.model_dump(mode="json") if summary.diagnosis is not None else None}
 
 
 def score_summary(run_dir: Path, summary: Summary, out_dir: Path) -> dict[str, Any]:
