@@ -4,6 +4,7 @@ and stay silent on the same pages without the defects."""
 from __future__ import annotations
 
 from collections import Counter
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -228,15 +229,17 @@ def test_the_form_battery_runs_on_fields_outside_a_form_element(session, bad):
 
 
 def test_a_custom_select_is_a_field_that_the_form_battery_opens_and_chooses_from(session):
-    """A combobox button (as Radix / shadcn render a select) is a field of its form, the native select hidden beside
-    it is not; the battery opens it and clicks the first available option, and submits once without choosing."""
+    """A combobox button (as Radix / shadcn render a select) and a date picker are fields of their form, the native
+    select hidden beside the combobox is not; the battery opens them and clicks the first available option and
+    today's date, and submits once without choosing."""
     form = read_model(session("custom_select.html", bad=False).page).forms[0]
-    assert [(f.label, f.kind, f.value) for f in form.fields] == [("Title", "text", ""), ("Category", "combobox", "")]
+    assert [(f.label, f.kind, f.value) for f in form.fields] == [("Title", "text", ""), ("Category", "combobox", ""),
+                                                                  ("Date", "datepicker", "")]
     for bad in (True, False):
         sess = session("custom_select.html", bad=bad)
         probe_form(sess, "New expense", lambda sess=sess: (sess.goto(), read_model(sess.page).forms[0])[1])
         messages = [f"{f.probe}: {f.element}: {f.message}" for f in sess.log.findings]
-        listed = sess.page.evaluate("() => JSON.parse(localStorage.getItem('expenses') || '[]').map(e => e.category)")
+        listed = sess.page.evaluate("() => JSON.parse(localStorage.getItem('expenses') || '[]').map(e => [e.category, e.day])")
         if bad:
             unchosen = [f for f in sess.log.findings if f.probe == "required-field-not-enforced"]
             assert [(f.element, f.details["field"]) for f in unchosen] == [('choice "Category" of form "New expense"', "Category")], (messages, sess.log.steps)
@@ -244,7 +247,8 @@ def test_a_custom_select_is_a_field_that_the_form_battery_opens_and_chooses_from
         else:
             assert messages == []
             assert {"required", "required-choice", "persist-create", "duplicate"} <= {c.probe for c in sess.log.covered}
-            assert listed and set(listed) == {"Food"}, listed  # the first option that is not disabled
+            # the first option that is not disabled, and today in the calendar
+            assert listed and {tuple(x) for x in listed} == {("Food", date.today().isoformat())}, listed
 
 
 def test_a_wizard_is_walked_to_the_step_whose_next_button_blanks_the_page(session):

@@ -23,7 +23,7 @@ from typing import Any
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import evaluate
 from webtester.models import ActionRecord
-from webtester.probes import custom_select
+from webtester.probes import widgets
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
 from webtester.probes.pagemodel import Field, FormModel, read_model
@@ -55,12 +55,14 @@ _FORM_STATE_JS = r"""([formSel, submitSel]) => {
   const submit = submitSel && document.querySelector(submitSel);
   const vis = el => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   if (!form) return {present: false};
+  // custom selects and date pickers asking for a choice (their placeholder is no message)
+  const asks = el => el.matches('[data-placeholder]') || /^((pick|select|choose) (a |the )?(\w+ )?date|date)$/i.test(el.innerText.trim());
   const invalid = [...form.querySelectorAll('[aria-invalid=true]')].filter(vis).length;
   const alerts = [...form.querySelectorAll('[role=alert], .error, .field-error, .invalid-feedback, .error-message')]
     .filter(el => vis(el) && el.innerText.trim()).map(el => el.innerText.trim());
   return {present: true, visible: vis(form), valid: form.tagName !== 'FORM' || form.noValidate ? true : form.checkValidity(),
           invalid, alerts, disabled: !!(submit && submit.disabled),
-          placeholders: [...form.querySelectorAll('button[role=combobox][data-placeholder]')].map(el => el.innerText.trim()),
+          placeholders: [...form.querySelectorAll('button[role=combobox], button[aria-haspopup=dialog]')].filter(asks).map(el => el.innerText.trim()),
           values: [...form.querySelectorAll('input, textarea')].filter(e => !['checkbox', 'radio', 'hidden'].includes(e.type)).map(e => e.value)};
 }"""
 
@@ -171,7 +173,10 @@ def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozense
                     filled += 1
             elif f.kind == "combobox":
                 wanted = (choose or {}).get(f.sel)
-                if (f.value and not wanted) or custom_select.choose(sess, f, wanted, avoid=UNAVAILABLE):
+                if (f.value and not wanted) or widgets.choose(sess, f, wanted, avoid=UNAVAILABLE):
+                    filled += 1
+            elif f.kind == "datepicker":
+                if f.value or widgets.pick_day(sess, f):
                     filled += 1
             elif f.kind == "radio":
                 group = f.name or f.sel
@@ -242,7 +247,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
 
     # 1. empty submission (cleared in the page, as a user could: not read-only fields; a replay empties the
     # fields it can see one by one)
-    typed = [f for f in form.fields if f.visible and not f.disabled and f.kind not in ("select", "radio", "checkbox", "combobox")]
+    typed = [f for f in form.fields if f.visible and not f.disabled and f.kind not in ("select", "radio", "checkbox", "combobox", "datepicker")]
     read_only = evaluate(sess.page, "(sels) => sels.map(s => !!(document.querySelector(s) || {}).readOnly)",
                          [f.sel for f in typed]) or []
     for f, fixed in zip(typed, read_only):
@@ -582,10 +587,10 @@ def _group_label(radios: list[Field]) -> str:
 
 def unset_choices(form: FormModel) -> list[tuple[str, str]]:
     """(what ``fill_form`` skips, its name) for each choice the form leaves unset: radio groups with no option
-    checked, and custom selects showing their placeholder that are not marked optional."""
+    checked, and custom selects and date pickers asking for a choice that are not marked optional."""
     out = [(group, _group_label(radios)) for group, radios in form.radio_groups().items() if not any(r.checked for r in radios)]
     out += [(f.sel, f.label or "choice") for f in form.fields
-            if f.kind == "combobox" and not f.value and not f.optional and f.visible and not f.disabled]
+            if f.kind in ("combobox", "datepicker") and not f.value and not f.optional and f.visible and not f.disabled]
     return out
 
 

@@ -15,7 +15,7 @@ from webtester.browser.locators import Reusable
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import PageUnresponsive, evaluate
 from webtester.models import ActionRecord
-from webtester.probes import custom_select
+from webtester.probes import widgets
 from webtester.probes.journal import Outcome, css, stable_line
 from webtester.probes.pagemodel import Field, PageModel, list_items
 from webtester.probes.session import ProbeSession
@@ -131,7 +131,7 @@ class ListProbe:
     def filter_select(self, f: Field, search: Field | None = None) -> None:
         """Every option (up to three) shows only entries naming it; with ``search`` also while searching."""
         if f.kind == "combobox":  # a custom select: its options are read by opening it; "All ..." is no filter
-            options = [o for o in custom_select.read_options(self.sess, f)
+            options = [o for o in widgets.read_options(self.sess, f)
                        if not o["disabled"] and not re.match(r"(all|any)\b", o["text"], re.I)]
         else:
             options = [o for o in f.options if o["value"] and not o["disabled"]]
@@ -400,7 +400,7 @@ class ListProbe:
 
     def _select(self, f: Field, option: dict) -> None:
         if f.kind == "combobox":
-            if custom_select.choose(self.sess, f, option["text"]) is None:
+            if widgets.choose(self.sess, f, option["text"]) is None:
                 raise LookupError(f"no option {option['text']!r} in {f.label!r}")
             return
         loc = self.page.locator(f.sel).first

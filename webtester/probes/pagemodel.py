@@ -54,7 +54,20 @@ MODEL_JS = r"""() => {
   // a custom select (a button with role=combobox, e.g. Radix / shadcn): its value is its text unless it shows
   // its placeholder; the options are read when it is opened
   const custom = el => el.tagName === 'BUTTON' && el.getAttribute('role') === 'combobox';
+  // a date picker: a button that opens a calendar in a popup and shows the date chosen or asks for one
+  const dateShown = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{4}\b/i;
+  const dateAsked = /^\s*((pick|select|choose) (a |the )?(\w+ )?date|date)\s*$/i;
+  const datePicker = el => el.tagName === 'BUTTON' && el.getAttribute('aria-haspopup') === 'dialog' &&
+    (dateAsked.test(clean(el.innerText)) || dateShown.test(clean(el.innerText)));
   const fieldOf = el => {
+    if (datePicker(el)) {
+      const text = clean(el.innerText);
+      let label = labelOf(el);
+      if (!label || label === el.id) label = dateAsked.test(text) ? text.replace(/^(pick|select|choose) (a |the )?/i, '') : 'date';
+      return {sel: sel(el), tag: 'button', type: 'datepicker', name: '', label: label.replace(/\(optional\)|\*/gi, '').trim(),
+        visible: vis(el), disabled: !!el.disabled, required: /\*/.test(label), optional: /optional/i.test(label),
+        min: null, max: null, checked: false, value: dateAsked.test(text) ? '' : text};
+    }
     if (custom(el)) {
       // with no label of its own, what it shows names it ("All categories" -> "categories")
       let label = labelOf(el);
@@ -78,9 +91,9 @@ MODEL_JS = r"""() => {
     return f;
   };
   // the native select a custom one keeps hidden beside it for the browser's form is not a field of its own
-  const isField = el => custom(el) || (!['hidden', 'submit', 'button', 'reset', 'image', 'file'].includes((el.type || '').toLowerCase()) &&
+  const isField = el => custom(el) || datePicker(el) || (el.tagName !== 'BUTTON' && !['hidden', 'submit', 'button', 'reset', 'image', 'file'].includes((el.type || '').toLowerCase()) &&
     !(el.tagName === 'SELECT' && el.getAttribute('aria-hidden') === 'true'));
-  const FIELDS = 'input, textarea, select, button[role=combobox]';
+  const FIELDS = 'input, textarea, select, button[role=combobox], button[aria-haspopup=dialog]';
   const forms = [...document.forms].map(form => {
     const verb = /^\s*(save|submit|send|create|add|book|register|apply|post|place|calculate|update)\b/i;
     let submit = form.querySelector('button[type=submit], input[type=submit]') ||
@@ -240,7 +253,8 @@ class Field:
 
     @property
     def kind(self) -> str:
-        """'select', 'textarea', 'radio', 'checkbox', 'combobox' (a custom select) or the input type."""
+        """'select', 'textarea', 'radio', 'checkbox', 'combobox' (a custom select), 'datepicker' (a button that opens
+        a calendar) or the input type."""
         return self.tag if self.tag in ("select", "textarea") else (self.type or "text")
 
 

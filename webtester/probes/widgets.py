@@ -1,6 +1,9 @@
-"""Custom selects: a button with role=combobox whose options open in a listbox elsewhere on the page (as Radix /
-shadcn, Headless UI and most React component kits render a select). They take no ``select_option``: a user opens
-them and clicks an option, and so do the probes, each step recorded in the session's journal."""
+"""Form widgets that are not form elements, as React component kits (Radix / shadcn, Headless UI, react-day-picker)
+render them, used the way a user does, each step recorded in the session's journal:
+
+- custom selects: a button with role=combobox whose options open in a listbox elsewhere on the page;
+- date pickers: a button that opens a calendar in a popup, whose days are buttons.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +11,15 @@ from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.probes.pagemodel import Field
 from webtester.probes.session import ProbeSession
 
-__all__ = ["OPTIONS_CSS", "choose", "read_options"]
+__all__ = ["DAYS_CSS", "OPTIONS_CSS", "choose", "pick_day", "read_options"]
 
 #: the options of an open custom select that can be chosen
 OPTIONS_CSS = "[role=listbox] [role=option]:not([aria-disabled=true]):not([data-disabled])"
 _ALL_OPTIONS_CSS = "[role=listbox] [role=option]"
+#: the days of an open calendar that can be chosen (react-day-picker 8 and 9, and grids of day buttons)
+DAYS_CSS = ("[role=dialog] button[name=day]:not([disabled]):not([aria-disabled=true]), "
+            "[role=dialog] [role=gridcell]:not([aria-disabled=true]) > button:not([disabled])")
+_TODAY_CSS = "[aria-current=date], .rdp-day_today, [data-today], .rdp-today"
 _OPEN_WAIT_MS = 1500
 
 
@@ -69,3 +76,26 @@ def choose(sess: ProbeSession, f: Field, text: str | None = None, *, avoid=None)
         option.click(timeout=ACTION_TIMEOUT_MS)
     sess.settle(60)
     return texts[pick]
+
+
+def pick_day(sess: ProbeSession, f: Field) -> str | None:
+    """Open the date picker ``f``, click today when it can be chosen (else the first day that can), and close the
+    popup if it stays open. Returns the day's text; None (the popup closed again) when no day shows."""
+    trigger = sess.page.locator(f.sel).first
+    try:
+        with sess.journal.act("click", trigger, key=f.sel):
+            trigger.click(timeout=ACTION_TIMEOUT_MS)
+        days = sess.page.locator(DAYS_CSS)
+        days.first.wait_for(state="visible", timeout=_OPEN_WAIT_MS)
+        today = days.and_(sess.page.locator(f"{_TODAY_CSS}, :is({_TODAY_CSS}) > button"))
+        day = today.first if today.count() else days.first
+        text = day.inner_text().strip()
+    except Exception:
+        _close(sess)
+        return None
+    with sess.journal.act("click", day, key=f"{f.sel} day {text}"):
+        day.click(timeout=ACTION_TIMEOUT_MS)
+    sess.settle(60)
+    if sess.page.locator(DAYS_CSS).first.is_visible():
+        _close(sess)
+    return text
