@@ -5,7 +5,10 @@ takes the vote back on a second click."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
+
+from playwright.sync_api import Page
 
 from webtester.browser.locators import Reusable
 from webtester.browser.watchdog import bounded, evaluate, matches
@@ -63,7 +66,21 @@ _CLOSE_JS = r"""(dialogSel) => {
   return ctl ? window.__wtSelector(ctl) : null;
 }"""
 
-_VISIBLE_JS = "(sel) => { const el = document.querySelector(sel); return !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden'; }"
+#: the dialog is shown and not on its way out (a closing Radix dialog keeps data-state="closed" while it fades)
+_VISIBLE_JS = ("(sel) => { const el = document.querySelector(sel); return !!el && el.getClientRects().length > 0 && "
+               "getComputedStyle(el).visibility !== 'hidden' && el.getAttribute('data-state') !== 'closed'; }")
+#: how long a dialog may take to close (its exit animation) before it counts as left open
+CLOSE_WAIT_MS = 1500
+
+
+def _stays_open(page: Page, dialog_sel: str) -> bool:
+    """The dialog is still shown ``CLOSE_WAIT_MS`` after it was asked to close (it may animate out first)."""
+    deadline = time.monotonic() + CLOSE_WAIT_MS / 1000
+    while evaluate(page, _VISIBLE_JS, dialog_sel):
+        if time.monotonic() >= deadline:
+            return True
+        page.wait_for_timeout(100)
+    return False
 
 OnChange = Callable[[str, dict], None]
 
@@ -140,7 +157,7 @@ def probe_dialog(sess: ProbeSession, dialog_sel: str, opener_sel: str, opener: s
         else:
             sess.settle()
             sess.step(f"clicked {close} in dialog {name}")
-            if evaluate(page, _VISIBLE_JS, dialog_sel):
+            if _stays_open(page, dialog_sel):
                 sess.found("close-control-broken", f"{close} in dialog {name}",
                            "clicking the dialog's close control leaves the dialog open", full=True,
                            expect=[_hidden(sess, dialog, "failed")], opener=opener)
@@ -162,7 +179,7 @@ def probe_dialog(sess: ProbeSession, dialog_sel: str, opener_sel: str, opener: s
     except Exception:
         return
     sess.step(f"pressed Escape in dialog {name}")
-    if evaluate(page, _VISIBLE_JS, dialog_sel):
+    if _stays_open(page, dialog_sel):
         sess.found("escape-does-not-close", f"dialog {name}", "pressing Escape leaves the dialog open", full=True,
                    expect=[_hidden(sess, dialog, "failed")], opener=opener)
     else:

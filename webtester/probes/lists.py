@@ -38,6 +38,15 @@ def _contains(item: str, label: str) -> bool:
     return norm(label) in norm(item)
 
 
+def strays_of(shown: list[str], label: str, others: list[str]) -> list[str]:
+    """The entries of ``shown`` that belong to another option than ``label``: they name one of ``others`` (longer
+    than two characters), not ``label``, and hold more than that name and a count (an empty group's heading, such
+    as a board column "In progress 0", belongs to no option)."""
+    def other(entry: str, option: str) -> bool:
+        return len(option) > 2 and _contains(entry, option) and bool(re.sub(r"[\d\s]+", "", norm(entry).replace(norm(option), " ")))
+    return [s for s in shown if not _contains(s, label) and any(other(s, o) for o in others)]
+
+
 class ListProbe:
     """Probes on the main list of ``model`` (read on the page the session is on)."""
 
@@ -158,7 +167,7 @@ class ListProbe:
         naming = [s for s in shown if _contains(s, label)]
         if not naming:
             return  # entries do not show the option's text: nothing to judge by
-        strays = [s for s in shown if not _contains(s, label) and any(_contains(s, o) for o in others if len(o) > 2)]
+        strays = strays_of(shown, label, others)
         if strays:
             self.sess.found("filter-shows-other", f'filter "{filter_label}"',
                             f"with {what}, the list still shows entries of other options, e.g. {strays[0][:100]!r}",
@@ -185,7 +194,7 @@ class ListProbe:
                 what = f'filter "{f.label}" = "{label}", then the tab "{tab["text"]}"'
                 self.sess.step(f"list: {what}")
                 naming = [s for s in shown if _contains(s, label)]
-                strays = [s for s in shown if not _contains(s, label) and any(_contains(s, o) for o in others if len(o) > 2)]
+                strays = strays_of(shown, label, others)
                 if strays and naming or strays and len(strays) == len(shown) and len(shown) > 1:
                     self.sess.found("filter-lost-on-switch", f'filter "{f.label}"',
                                     f"after switching to the tab {tab['text']!r}, the {f.label} filter ({label}) no longer applies: "
@@ -212,7 +221,7 @@ class ListProbe:
         shown = self.items()
         what = f'filter "{f.label}" = "{label}" with the search "{word}"'
         self.sess.step(f"list: {what}")
-        strays = [s for s in shown if not _contains(s, label) and any(_contains(s, o) for o in others if len(o) > 2)]
+        strays = strays_of(shown, label, others)
         if strays:
             self.sess.found("filters-combined-wrong", f'filter "{f.label}" with search "{search.label}"',
                             f"with {what}, entries of other options appear, e.g. {strays[0][:100]!r}", full=True,
