@@ -14,6 +14,7 @@ submission shows the same kind of success as a valid one and no error; anything 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from webtester.models import ActionRecord
 from webtester.probes import widgets
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
-from webtester.probes.pagemodel import Field, FormModel, read_model
+from webtester.probes.pagemodel import DATE_ASKED, Field, FormModel, read_model
 from webtester.probes.session import ERROR_WORDS, SUCCESS_WORDS, ProbeSession
 
 UNAVAILABLE = re.compile(r"sold[ -]?out|unavailable|not available|fully booked|\bfull\b(?![- ]time)|waitlist", re.IGNORECASE)
@@ -48,6 +49,10 @@ WEAK_SIGNS = frozenset({"form-closed", "navigated", "new-text"})
 #: what shows a submission was taken, beyond new text on the page
 CLEAR_SIGNS = STRONG_SIGNS | (WEAK_SIGNS - {"new-text"})
 
+#: fields chosen by a click rather than typed into: custom selects and date pickers, and the native choices
+WIDGET_KINDS = ("combobox", "datepicker")
+CHOICE_KINDS = ("select", "radio", "checkbox", *WIDGET_KINDS)
+
 Reopen = Callable[[], "FormModel | None"]
 
 _FORM_STATE_JS = r"""([formSel, submitSel]) => {
@@ -56,7 +61,7 @@ _FORM_STATE_JS = r"""([formSel, submitSel]) => {
   const vis = el => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   if (!form) return {present: false};
   // custom selects and date pickers asking for a choice (their placeholder is no message)
-  const asks = el => el.matches('[data-placeholder]') || /^((pick|select|choose) (a |the )?(\w+ )?date|date)$/i.test(el.innerText.trim());
+  const asks = el => el.matches('[data-placeholder]') || new RegExp(DATE_ASKED, 'i').test(el.innerText.trim());
   const invalid = [...form.querySelectorAll('[aria-invalid=true]')].filter(vis).length;
   const alerts = [...form.querySelectorAll('[role=alert], .error, .field-error, .invalid-feedback, .error-message')]
     .filter(el => vis(el) && el.innerText.trim()).map(el => el.innerText.trim());
@@ -64,7 +69,7 @@ _FORM_STATE_JS = r"""([formSel, submitSel]) => {
           invalid, alerts, disabled: !!(submit && submit.disabled),
           placeholders: [...form.querySelectorAll('button[role=combobox], button[aria-haspopup=dialog]')].filter(asks).map(el => el.innerText.trim()),
           values: [...form.querySelectorAll('input, textarea')].filter(e => !['checkbox', 'radio', 'hidden'].includes(e.type)).map(e => e.value)};
-}"""
+}""".replace("DATE_ASKED", json.dumps(DATE_ASKED))
 
 
 @dataclass
@@ -247,7 +252,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
 
     # 1. empty submission (cleared in the page, as a user could: not read-only fields; a replay empties the
     # fields it can see one by one)
-    typed = [f for f in form.fields if f.visible and not f.disabled and f.kind not in ("select", "radio", "checkbox", "combobox", "datepicker")]
+    typed = [f for f in form.fields if f.visible and not f.disabled and f.kind not in CHOICE_KINDS]
     read_only = evaluate(sess.page, "(sels) => sels.map(s => !!(document.querySelector(s) || {}).readOnly)",
                          [f.sel for f in typed]) or []
     for f, fixed in zip(typed, read_only):
@@ -590,7 +595,7 @@ def unset_choices(form: FormModel) -> list[tuple[str, str]]:
     checked, and custom selects and date pickers asking for a choice that are not marked optional."""
     out = [(group, _group_label(radios)) for group, radios in form.radio_groups().items() if not any(r.checked for r in radios)]
     out += [(f.sel, f.label or "choice") for f in form.fields
-            if f.kind in ("combobox", "datepicker") and not f.value and not f.optional and f.visible and not f.disabled]
+            if f.kind in WIDGET_KINDS and not f.value and not f.optional and f.visible and not f.disabled]
     return out
 
 

@@ -8,6 +8,7 @@ Everything is read by one script in the page; selectors come from ``window.__wtS
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,9 @@ from playwright.sync_api import Page
 
 from webtester.browser.watchdog import evaluate
 from webtester.probes.scan import SELECTOR_JS
+
+#: the text of a date picker that asks for a date ("Pick a date", "Select due date"), as a JavaScript pattern
+DATE_ASKED = r"^\s*((pick|select|choose) (a |the )?(\w+ )?date|date)\s*$"
 
 MODEL_JS = r"""() => {
   const vis = el => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
@@ -56,35 +60,28 @@ MODEL_JS = r"""() => {
   const custom = el => el.tagName === 'BUTTON' && el.getAttribute('role') === 'combobox';
   // a date picker: a button that opens a calendar in a popup and shows the date chosen or asks for one
   const dateShown = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{4}\b/i;
-  const dateAsked = /^\s*((pick|select|choose) (a |the )?(\w+ )?date|date)\s*$/i;
+  const dateAsked = new RegExp(DATE_ASKED, 'i');
   const datePicker = el => el.tagName === 'BUTTON' && el.getAttribute('aria-haspopup') === 'dialog' &&
     (dateAsked.test(clean(el.innerText)) || dateShown.test(clean(el.innerText)));
   const fieldOf = el => {
-    if (datePicker(el)) {
-      const text = clean(el.innerText);
-      let label = labelOf(el);
-      if (!label || label === el.id) label = dateAsked.test(text) ? text.replace(/^(pick|select|choose) (a |the )?/i, '') : 'date';
-      return {sel: sel(el), tag: 'button', type: 'datepicker', name: '', label: label.replace(/\(optional\)|\*/gi, '').trim(),
-        visible: vis(el), disabled: !!el.disabled, required: /\*/.test(label), optional: /optional/i.test(label),
-        min: null, max: null, checked: false, value: dateAsked.test(text) ? '' : text};
+    const text = clean(el.innerText);
+    const own = labelOf(el), named = own && own !== el.id;  // a generated id names nothing
+    const base = {sel: sel(el), visible: vis(el), disabled: !!el.disabled, min: null, max: null, checked: false,
+      required: el.getAttribute('aria-required') === 'true'};
+    let f;
+    if (datePicker(el))  // with no label of its own, what it asks for names it ("Pick a due date" -> "due date")
+      f = {...base, tag: 'button', type: 'datepicker', name: '', value: dateAsked.test(text) ? '' : text,
+        label: named ? own : dateAsked.test(text) ? text.replace(/^(pick|select|choose) (a |the )?/i, '') : 'date'};
+    else if (custom(el))  // with no label of its own, what it shows names it ("All categories" -> "categories")
+      f = {...base, tag: 'button', type: 'combobox', name: el.getAttribute('name') || '',
+        value: el.hasAttribute('data-placeholder') ? '' : text,
+        label: named ? own : text.replace(/^(all|any|select|choose|pick)\s+(an?\s+)?/i, '')};
+    else {
+      f = {...base, tag: el.tagName.toLowerCase(), type: (el.type || '').toLowerCase(), name: el.name || '', label: own,
+        required: !!el.required || base.required, min: el.getAttribute('min'), max: el.getAttribute('max'),
+        checked: !!el.checked, value: el.value || ''};
+      if (f.tag === 'select') f.options = [...el.options].map(o => ({value: o.value, text: clean(o.text), disabled: o.disabled, selected: o.selected}));
     }
-    if (custom(el)) {
-      // with no label of its own, what it shows names it ("All categories" -> "categories")
-      let label = labelOf(el);
-      if (!label || label === el.id) label = clean(el.innerText).replace(/^(all|any|select|choose|pick)\s+(an?\s+)?/i, '');
-      const f = {sel: sel(el), tag: 'button', type: 'combobox', name: el.getAttribute('name') || '', label,
-        visible: vis(el), disabled: !!el.disabled, required: el.getAttribute('aria-required') === 'true',
-        min: null, max: null, checked: false, value: el.hasAttribute('data-placeholder') ? '' : clean(el.innerText)};
-      f.optional = /optional/i.test(f.label);
-      if (/\*/.test(f.label)) f.required = true;
-      f.label = f.label.replace(/\(optional\)|\*/gi, '').trim();
-      return f;
-    }
-    const f = {sel: sel(el), tag: el.tagName.toLowerCase(), type: (el.type || '').toLowerCase(), name: el.name || '',
-      label: labelOf(el), visible: vis(el), disabled: !!el.disabled,
-      required: !!el.required || el.getAttribute('aria-required') === 'true',
-      min: el.getAttribute('min'), max: el.getAttribute('max'), checked: !!el.checked, value: el.value || ''};
-    if (f.tag === 'select') f.options = [...el.options].map(o => ({value: o.value, text: clean(o.text), disabled: o.disabled, selected: o.selected}));
     f.optional = /optional/i.test(f.label);
     if (/\*/.test(f.label)) f.required = true;
     f.label = f.label.replace(/\(optional\)|\*/gi, '').trim();
@@ -202,7 +199,7 @@ MODEL_JS = r"""() => {
     headings: [...document.querySelectorAll('h1, h2, h3')].filter(vis).map(h => clean(h.innerText)).slice(0, 30),
     links: [...document.querySelectorAll('a[href]')].filter(vis).map(a => ({href: a.href, raw: a.getAttribute('href'), text: clean(a.innerText).slice(0, 60)})),
     images: document.images.length, texts: texts.slice(0, 3000)};
-}"""
+}""".replace("DATE_ASKED", json.dumps(DATE_ASKED))
 
 BADGES_JS = r"""() => {
   // lists with a number badge before them in their own box (e.g. a column header "To do 3"): [{list, badge, shown, listed}]
