@@ -262,3 +262,28 @@ def test_a_wizard_is_walked_to_the_step_whose_next_button_blanks_the_page(sessio
     assert any(a.get("action") == "fill" and a.get("value", "").startswith("QA Lead traveller") for a in blank[0].actions)
     # step 2's "Next" saves the step's fields; the "Add traveller" beside it keeps only its own field
     assert 'form "Trip details": step 2 (Travellers) filled and submitted with \'Next\'' in sess.log.steps, sess.log.steps
+
+
+@pytest.mark.parametrize("mode", ["bad=1", "modal=1", "undo=1", "confirm=1"])
+def test_deleting_an_entry_without_any_confirmation_is_a_finding(session, mode):
+    """A row's trash icon deletes the task at once (``bad``): a finding that names the entry, whose gold-style item
+    fails; a confirm() dialog, an in-page alert dialog or an Undo offer is a confirmation. The site's storage is
+    put back afterwards, so later probes see the list as it was."""
+    from webtester.probes.deletion import probe_delete_confirmation
+
+    sess = session(f"delete_rows.html?{mode}", bad=False)
+    assert probe_delete_confirmation(sess, [sess.start_url]) is True
+    messages = [f"{f.probe}: {f.element}: {f.message}" for f in sess.log.findings]
+    item = TestItem(id="IX-01", dimension=Dimension.interaction,
+                    description="Users can delete tasks, and a confirmation pop-up will appear before the task is removed.")
+    verdict = decide(item, Exploration(findings=[f.to_dict() for f in sess.log.findings],
+                                       covered=[c.to_dict() for c in sess.log.covered]))
+    if mode == "bad=1":
+        [finding] = sess.log.findings
+        assert finding.probe == "delete-unconfirmed" and "Write the quarterly report" in finding.element, messages
+        assert finding.screenshot and any(a.get("action") == "click" for a in finding.actions)
+        assert verdict.status is Status.failed and "no confirmation" in verdict.bug_report.issue
+    else:
+        assert messages == [] and [c.probe for c in sess.log.covered] == ["delete-confirm"]
+        assert verdict.status is not Status.failed
+    assert sess.shows("Write the quarterly report"), "the deleted entry's storage was not put back"

@@ -10,6 +10,7 @@ is about); :func:`rules_for_text` gives the rules of any item text (instruction 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from webtester.baseline.requirements import implied_items, requirements
@@ -136,6 +137,8 @@ _RULE_PATTERNS: list[tuple[str, str]] = [
              r"clicking (?:it )?again"),
     ("persist-create", r"reload|refresh|local ?storage|still (?:there|listed|shown)|persist|survive|kept in|saved in the browser"),
     ("persist-delete", r"(?:delet|remov)\w*[^.]*(?:reload|refresh|stays? deleted|come back|still gone)"),
+    ("delete-confirm", r"(?:delet|remov)\w*[^.]{0,80}?\b(?:confirm\w*|are you sure)\b(?!\s+(?:message|toast|notification|email))|"
+                       r"\bconfirm\w*\b(?!\s+(?:message|toast|notification|email))[^.]{0,40}\b(?:delet|remov)"),
     ("required", r"required|cannot be (?:saved|submitted|placed|posted|sent)|can't (?:save|submit)|incomplete|missing|"
                  r"(?:submitted|submitting|left) (?:it )?empty|empty (?:form|field|submission)|at least \d+ characters|"
                  r"without (?:any |entering (?:any )?)?(?:input|content|text|data|information)|"
@@ -175,7 +178,7 @@ def _short(text: str, n: int = 40) -> str:
     return text if len(text) <= n else text[:n].rsplit(" ", 1)[0]
 
 
-def _implied(instruction: str, model: PageModel | None) -> list[Planned]:
+def _implied(instruction: str, model: PageModel | None, exercised: Collection[str] = ()) -> list[Planned]:
     out: list[Planned] = []
     add = out.append
     forms = [f for f in (model.forms if model else []) if f.submit and f.role != "search"
@@ -289,6 +292,11 @@ def _implied(instruction: str, model: PageModel | None) -> list[Planned]:
             add(Planned(FT, "A deleted entry stays deleted after the page is reloaded.",
                         "Delete an entry, confirm, then reload the page.", "The entry does not come back.",
                         "persist-delete", None, 2))
+    if "delete-confirm" in exercised:  # the exploration met a Delete control on a listed entry
+        add(Planned(IX, "Deleting an entry asks for confirmation first (or offers an undo), so one accidental click does not "
+                        "remove it.", "Click the Delete control of a listed entry.",
+                    "A confirmation is asked for before the entry disappears, or an undo is offered.",
+                    "delete-confirm", None, 2))
     if DIALOG.search(instruction) or (model and model.dialogs):
         add(Planned(IX, "Dialogs and pop-ups close with their close (×) button and with the Escape key.",
                     "Open each dialog and close it with its close button, then with Escape.", "The dialog closes each time.",
@@ -377,9 +385,11 @@ def _requirement_items(instruction: str) -> list[Planned]:
     return items
 
 
-def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 20) -> list[Planned]:
-    """The planned items (at most ``max_items``), in dimension order (FT, CS, IX, CT)."""
-    implied = _implied(instruction, model)
+def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 20,
+                   exercised: Collection[str] = ()) -> list[Planned]:
+    """The planned items (at most ``max_items``), in dimension order (FT, CS, IX, CT); ``exercised``: the rules the
+    app's exploration exercised, which call for items the instruction does not ask for (a Delete control met)."""
+    implied = _implied(instruction, model, exercised)
     clauses = _requirement_items(instruction)
     keep_clauses = min(len(clauses), max(max_items * 2 // 5, max_items - len(implied)))
     room = max_items - keep_clauses
@@ -394,6 +404,8 @@ def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 2
         if p not in chosen:
             chosen.append(p)
     chosen += clauses[: max_items - len(chosen)]
+    if any(p.rule == "delete-confirm" for p in chosen if p in clauses):  # a requirement's own delete item names its object
+        chosen = [p for p in chosen if p in clauses or p.rule != "delete-confirm"]
     ranked = {id(p): i for i, p in enumerate(implied + clauses)}
     chosen.sort(key=lambda p: (ORDER.index(p.dimension), p.priority == 5, ranked[id(p)]))
     return chosen[:max_items]

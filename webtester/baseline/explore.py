@@ -17,6 +17,7 @@ from playwright.sync_api import Page
 from webtester.baseline.crawl import CrawlEdge, CrawlState, StateGraph
 from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
+from webtester.probes.deletion import probe_delete_confirmation
 from webtester.probes.forms import probe_form
 from webtester.probes.lists import ListProbe, search_fields
 from webtester.probes.pagemodel import FormModel, PageModel, read_model
@@ -214,6 +215,7 @@ class Explorer:
 
         sess.goto()
         self._lists(read_model(self.page))
+        probe_delete_confirmation(sess, list(dict.fromkeys([self.start_url, *self.pages]))[:4])
         sess.goto()
 
         def on_change(opener: str, after: dict) -> None:

@@ -217,7 +217,7 @@ def implied_items(reqs: list[Requirement]) -> list[tuple[Dimension, str, str, st
         elif r.verb in DELETE:
             add("delete-confirm", obj, (IX, _sentence(f"Deleting {obj} asks for confirmation first, and afterwards it is "
                                                       "no longer listed"),
-                                        f"Delete {obj}.", "A confirmation is asked for; the entry disappears.", None))
+                                        f"Delete {obj}.", "A confirmation is asked for; the entry disappears.", "delete-confirm"))
         elif r.verb in EDIT:
             add("edit-shown", obj, (IX, _sentence(f"After {obj} {_be(obj)} {_participle(r.verb)}, the change is shown immediately "
                                                   "everywhere it appears"),

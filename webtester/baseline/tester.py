@@ -25,7 +25,14 @@ from webtester.baseline.checklist import number_items, plan_checklist
 from webtester.baseline.crawl import StateGraph, crawl
 from webtester.baseline.explore import Exploration, Explorer
 from webtester.baseline.survey import page_model_from_dict, page_model_to_dict, survey
-from webtester.baseline.verdicts import GLOBAL_RULES, SPECIFIC_RULES, decide, fail_probability, with_feature_search
+from webtester.baseline.verdicts import (
+    GLOBAL_RULES,
+    PROBE_RULES,
+    SPECIFIC_RULES,
+    decide,
+    fail_probability,
+    with_feature_search,
+)
 from webtester.browser.confinement import origin_of
 from webtester.models import Dimension, Status, TestItem, Verdict
 from webtester.probes.pagemodel import PageModel
@@ -160,7 +167,7 @@ class BaselineTester:
             model = page_model_from_dict(self._start_page["model"])
         elif self._start_page:
             notes.append(f"the start page could not be read ({self._start_page['error']}); checklist from the instruction only")
-        planned = plan_checklist(instruction, model, max_items)
+        planned = plan_checklist(instruction, model, max_items, exercised=self._exercised_rules())
         if not planned:
             raise ChecklistError("the baseline found no requirement in the instruction")
         items = number_items(planned)
@@ -169,6 +176,13 @@ class BaselineTester:
         counts = {d.value: sum(i.dimension is d for i in items) for d in Dimension}
         notes.append("rule-based checklist: " + ", ".join(f"{n} {d}" for d, n in counts.items()))
         return Checklist(items=items, notes=notes)
+
+    def _exercised_rules(self) -> set[str]:
+        """The rules the exploration exercised (with or without a finding)."""
+        if self._exploration is None:
+            return set()
+        rules = {c["probe"] for c in self._exploration.covered}
+        return rules | {r for f in self._exploration.findings for r in PROBE_RULES.get(f["probe"], ())}
 
     # -- stage 2
 

@@ -36,6 +36,7 @@ PROBE_RULES: dict[str, tuple[str, ...]] = {
     "no-submit-feedback": ("feedback",),
     "state-lost-on-reload": ("persist-create",),
     "deleted-entry-returns": ("persist-delete",),
+    "delete-unconfirmed": ("delete-confirm",),
     "search-misses-entry": ("search",),
     "filter-shows-other": ("filter",),
     "filter-lost-on-switch": ("filter-views",),
@@ -81,7 +82,7 @@ FORM_RULES = frozenset({"required", "required-choice", "unavailable-option", "fe
                         "persist-create", "persist-delete", "past-date", "future-date", "date-order", "duplicate"})
 #: rules narrow enough that their records concern any item with the rule (what a date or a repeated submission is
 #: about rarely names the form's field the way the item does)
-SPECIFIC_RULES = frozenset({"past-date", "future-date", "date-order", "duplicate"})
+SPECIFIC_RULES = frozenset({"past-date", "future-date", "date-order", "duplicate", "delete-confirm"})
 #: repeats a form submission does not exercise (a like, a bookmark, a request)
 NOT_SUBMITTED = re.compile(r"\b(?:likes?|liked|favou?rites?|bookmark\w*|vot\w+|debounc\w*|requests?)\b", re.IGNORECASE)
 #: rules a record of which concerns an item only when the record names what the item is about
