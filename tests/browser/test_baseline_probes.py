@@ -264,11 +264,11 @@ def test_a_wizard_is_walked_to_the_step_whose_next_button_blanks_the_page(sessio
     assert 'form "Trip details": step 2 (Travellers) filled and submitted with \'Next\'' in sess.log.steps, sess.log.steps
 
 
-@pytest.mark.parametrize("mode", ["bad=1", "modal=1", "undo=1", "confirm=1"])
+@pytest.mark.parametrize("mode", ["bad=1", "modal=1", "undo=1", "confirm=1", "menu=1&bad=1", "menu=1"])
 def test_deleting_an_entry_without_any_confirmation_is_a_finding(session, mode):
-    """A row's trash icon deletes the task at once (``bad``): a finding that names the entry, whose gold-style item
-    fails; a confirm() dialog, an in-page alert dialog or an Undo offer is a confirmation. The site's storage is
-    put back afterwards, so later probes see the list as it was."""
+    """A row's trash icon, or the Delete item of its "..." menu (``menu``), deletes the task at once (``bad``): a
+    finding that names the entry, whose gold-style item fails; a confirm() dialog, an in-page alert dialog or an
+    Undo offer is a confirmation. The site's storage is put back afterwards, so later probes see the list as it was."""
     from webtester.probes.deletion import probe_delete_confirmation
 
     sess = session(f"delete_rows.html?{mode}", bad=False)
@@ -278,7 +278,7 @@ def test_deleting_an_entry_without_any_confirmation_is_a_finding(session, mode):
                     description="Users can delete tasks, and a confirmation pop-up will appear before the task is removed.")
     verdict = decide(item, Exploration(findings=[f.to_dict() for f in sess.log.findings],
                                        covered=[c.to_dict() for c in sess.log.covered]))
-    if mode == "bad=1":
+    if "bad=1" in mode:
         [finding] = sess.log.findings
         assert finding.probe == "delete-unconfirmed" and "Write the quarterly report" in finding.element, messages
         assert finding.screenshot and any(a.get("action") == "click" for a in finding.actions)

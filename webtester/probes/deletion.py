@@ -1,8 +1,9 @@
 """Delete probe: removing a listed entry through its own Delete control asks for confirmation first.
 
 On each page given, the probe looks for a visible delete control that belongs to one entry (a button or link
-whose text, label or title says delete / remove / trash, or an icon-only button drawing a trash can), notes a
-text of the entry that nothing else on the page shows, and clicks the control once. Then:
+whose text, label or title says delete / remove / trash, an icon-only button drawing a trash can, or the Delete
+item of the menu an entry's "..." button opens), notes a text of the entry that nothing else on the page shows,
+and clicks the control once. Then:
 
 * a confirm() dialog, an in-page dialog or alert dialog, or an "Undo" offer counts as a confirmation
   (``delete-confirm`` covered; an in-page dialog is dismissed with its Cancel button or Escape);
@@ -10,7 +11,8 @@ text of the entry that nothing else on the page shows, and clicks the control on
 * anything else (nothing changed, the control opened another view) is left unjudged.
 
 The probe is destructive, so the site's local storage is saved before and put back after it, and the page
-is opened again. One judged control is enough: the probe stops at the first.
+is opened again. One judged deletion is enough: the probe stops at the first (a deletion that left the entry in
+view is not judged, and the next page is tried).
 """
 
 from __future__ import annotations
@@ -18,18 +20,24 @@ from __future__ import annotations
 from webtester.browser.watchdog import PageUnresponsive, evaluate
 from webtester.probes.session import BudgetExceeded, ProbeSession
 
-#: marks the first visible delete control of an entry, and returns its label and a line only its entry shows
-_FIND_JS = r"""() => {
+#: marks (``data-wt-del``) the first visible delete control of an entry, or with ``menu`` the first button of an entry
+#: that opens a menu (``data-wt-menu``, a row's "..." whose menu may hold Delete); returns the control's label and a
+#: text of its entry that nothing else on the page shows
+_FIND_JS = r"""(menu) => {
   const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   const said = el => ((el.innerText || '') + ' ' + (el.getAttribute('aria-label') || '') + ' ' + (el.title || '')).trim();
   const trashIcon = el => [...el.querySelectorAll('svg')].some(s => /\btrash|lucide-trash|delete/i.test(s.getAttribute('class') || '') ||
     /trash|delete/i.test(s.getAttribute('data-icon') || ''));
   const isDelete = el => /\b(delete|remove|trash)\b/i.test(said(el)) && !/\b(filter|filters|all|selected|cart|from cart|account|search)\b/i.test(said(el))
     || (!(el.innerText || '').trim() && trashIcon(el));
+  const opensMenu = el => /^(menu|true)$/.test(el.getAttribute('aria-haspopup') || '') && !(el.innerText || '').trim().match(/\w{3,}.*\w{3,}/) &&
+    !el.matches('[role=combobox]');
   const body = document.body ? document.body.innerText : '';
   const count = line => body.split(line).length - 1;
+  const attr = menu ? 'data-wt-menu' : 'data-wt-del';
   const controls = [...document.querySelectorAll('button, [role=button], a')].filter(el =>
-    vis(el) && !el.disabled && !el.closest('form, dialog, [role=dialog], [role=alertdialog], nav, header') && isDelete(el));
+    vis(el) && !el.disabled && !el.closest('form, dialog, [role=dialog], [role=alertdialog], [role=menu], nav, header') &&
+    (menu ? opensMenu(el) : isDelete(el)));
   for (const ctl of controls) {
     let box = ctl.parentElement;
     for (let depth = 0; box && box !== document.body && depth < 6; depth++, box = box.parentElement) {
@@ -42,14 +50,22 @@ _FIND_JS = r"""() => {
             !/\b(delete|remove|edit)\b/i.test(l)) lines.push(l);
       }
       if (lines.length) {
-        document.querySelectorAll('[data-wt-del]').forEach(el => el.removeAttribute('data-wt-del'));
-        ctl.setAttribute('data-wt-del', '1');
+        document.querySelectorAll('[' + attr + ']').forEach(el => el.removeAttribute(attr));
+        ctl.setAttribute(attr, '1');
         lines.sort((a, b) => b.length - a.length);
-        return {label: said(ctl).replace(/\s+/g, ' ').slice(0, 60) || 'trash icon', entry: lines[0]};
+        return {label: said(ctl).replace(/\s+/g, ' ').slice(0, 60) || (menu ? 'menu button' : 'trash icon'), entry: lines[0]};
       }
     }
   }
   return null;
+}"""
+#: marks the Delete item of the menu that is open
+_MENU_ITEM_JS = r"""() => {
+  const item = [...document.querySelectorAll('[role=menuitem]')].find(el => el.getClientRects().length > 0 &&
+    /\b(delete|remove)\b/i.test(el.innerText || el.getAttribute('aria-label') || ''));
+  if (!item) return null;
+  item.setAttribute('data-wt-del', '1');
+  return (item.innerText || item.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim().slice(0, 60);
 }"""
 _DIALOG_JS = r"""() => {
   const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden' && el.getAttribute('data-state') !== 'closed';
@@ -66,30 +82,45 @@ _RESTORE_STORAGE_JS = "(saved) => { localStorage.clear(); for (const [k, v] of J
 
 
 def probe_delete_confirmation(sess: ProbeSession, pages: list[str]) -> bool:
-    """Click the delete control of one listed entry on the first of ``pages`` that shows one, and record whether
-    the deletion asked for confirmation (see the module docstring); True when a deletion was judged."""
+    """Click the delete control of one listed entry on each of ``pages`` in turn until a deletion is judged, and
+    record whether it asked for confirmation (see the module docstring); True when one was judged."""
     for url in pages:
         sess.goto(url)
         try:
-            target = evaluate(sess.page, _FIND_JS)
+            target = evaluate(sess.page, _FIND_JS, False) or evaluate(sess.page, _FIND_JS, True)
+            saved = evaluate(sess.page, _SAVE_STORAGE_JS) if target else None
+        except (BudgetExceeded, PageUnresponsive):
+            raise
         except Exception:
             continue
         if not target:
             continue
         try:
-            saved = evaluate(sess.page, _SAVE_STORAGE_JS)
-        except Exception:
-            saved = None
-        try:
-            return _judge(sess, target["label"], target["entry"])
+            label = _open_menu(sess, target["entry"]) if sess.page.locator('[data-wt-menu="1"]').count() else target["label"]
+            if label is not None and _judge(sess, label, target["entry"]):
+                return True
         except (BudgetExceeded, PageUnresponsive):
             raise
         except Exception as exc:  # the page changed under the probe: nothing judged, the other probes go on
             sess.step(f"delete probe on {url}: stopped by {type(exc).__name__}; not judged")
-            return False
         finally:
             _restore(sess, saved, url)
     return False
+
+
+def _open_menu(sess: ProbeSession, entry: str) -> str | None:
+    """Open the entry's menu (marked by :data:`_FIND_JS`); the label of its Delete item, or None (menu closed again)
+    when it has none."""
+    sess.spend()
+    trigger = sess.page.locator('[data-wt-menu="1"]').first
+    with sess.journal.act("click", trigger, key=f"menu of {entry}"):
+        trigger.click(timeout=2000)
+    sess.settle(250)
+    label = evaluate(sess.page, _MENU_ITEM_JS)
+    if not label:
+        sess.page.keyboard.press("Escape")
+        sess.step(f"the menu of the entry {entry!r} has no Delete item")
+    return label
 
 
 def _judge(sess: ProbeSession, label: str, entry: str) -> bool:
