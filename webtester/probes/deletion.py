@@ -53,7 +53,8 @@ _FIND_JS = r"""(menu) => {
         document.querySelectorAll('[' + attr + ']').forEach(el => el.removeAttribute(attr));
         ctl.setAttribute(attr, '1');
         lines.sort((a, b) => b.length - a.length);
-        return {label: said(ctl).replace(/\s+/g, ' ').slice(0, 60) || (menu ? 'menu button' : 'trash icon'), entry: lines[0]};
+        const name = (ctl.innerText || '').trim() || ctl.getAttribute('aria-label') || ctl.title || (menu ? 'menu button' : 'trash icon');
+        return {label: name.replace(/\s+/g, ' ').slice(0, 60), entry: lines[0]};
       }
     }
   }
