@@ -21,8 +21,8 @@ from webtester.browser.watchdog import PageUnresponsive, evaluate
 from webtester.probes.session import BudgetExceeded, ProbeSession
 
 #: marks (``data-wt-del``) the first visible delete control of an entry, or with ``menu`` the first button of an entry
-#: that opens a menu (``data-wt-menu``, a row's "..." whose menu may hold Delete); returns the control's label and a
-#: text of its entry that nothing else on the page shows
+#: that opens a menu (``data-wt-menu``, a row's "..." whose menu may hold Delete); returns the control's label, a
+#: text of its entry that nothing else on the page shows, and ``menu``
 _FIND_JS = r"""(menu) => {
   const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   const said = el => ((el.innerText || '') + ' ' + (el.getAttribute('aria-label') || '') + ' ' + (el.title || '')).trim();
@@ -54,7 +54,7 @@ _FIND_JS = r"""(menu) => {
         ctl.setAttribute(attr, '1');
         lines.sort((a, b) => b.length - a.length);
         const name = (ctl.innerText || '').trim() || ctl.getAttribute('aria-label') || ctl.title || (menu ? 'menu button' : 'trash icon');
-        return {label: name.replace(/\s+/g, ' ').slice(0, 60), entry: lines[0]};
+        return {label: name.replace(/\s+/g, ' ').slice(0, 60), entry: lines[0], menu};
       }
     }
   }
@@ -97,7 +97,7 @@ def probe_delete_confirmation(sess: ProbeSession, pages: list[str]) -> bool:
         if not target:
             continue
         try:
-            label = _open_menu(sess, target["entry"]) if sess.page.locator('[data-wt-menu="1"]').count() else target["label"]
+            label = _open_menu(sess, target["entry"]) if target["menu"] else target["label"]
             if label is not None and _judge(sess, label, target["entry"]):
                 return True
         except (BudgetExceeded, PageUnresponsive):
