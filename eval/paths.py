@@ -12,6 +12,8 @@ from pathlib import Path
 EVAL_ROOT = Path(__file__).resolve().parent
 DATA_ROOT = EVAL_ROOT / "data"
 MATCHING_ROOT = DATA_ROOT / "matching"
+# checklist styles of the labelled matching set (``system`` in predicted.jsonl), one-line lists to test plans
+MATCHING_STYLES = ("terse", "detailed", "explorer", "testplan")
 MODELS_ROOT = DATA_ROOT / "models"
 CALIBRATION_ROOT = DATA_ROOT / "calibration"
 STUDIES_ROOT = DATA_ROOT / "studies"

@@ -10,7 +10,14 @@ import pytest
 
 from webtester.eval.judges.base import JudgeError, check_matches
 from webtester.eval.judges.trained import training as judge_training
-from webtester.eval.judges.trained.dev_set import GUIDE_EXAMPLES, Checklist, item_agreement, judge_figures, load_dev_set
+from webtester.eval.judges.trained.dev_set import (
+    GUIDE_EXAMPLES,
+    Checklist,
+    TuningSet,
+    item_agreement,
+    judge_figures,
+    load_dev_set,
+)
 from webtester.eval.judges.trained.features import FEATURES, pair_features, token_alignment, words
 from webtester.eval.judges.trained.judge import MODEL_FILE, PairModel, TrainedJudge, assign, read_model
 from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
@@ -134,7 +141,7 @@ def test_cross_validation_never_trains_on_the_held_out_instance(monkeypatch):
 
     monkeypatch.setattr(judge_training, "fit_pair_model", spy)
     result = judge_training.cross_validate_trained(cls, tensors, c_grid=(1.0,), inner_folds=2,
-                                                   progress=lambda _msg: folds.append(len(fits)))
+                                                   progress=lambda _msg: folds.append(len(fits)))["agreement"]
     assert len(result.choices) == len(cls) == len(folds)  # leave one instance out
     start = 0
     for choice, end in zip(result.choices, folds):
@@ -255,8 +262,8 @@ def test_cross_validation_by_style_never_trains_on_the_held_out_style(monkeypatc
     monkeypatch.setattr(judge_training, "fit_pair_model", spy)
     splits = judge_training.style_splits(cls)
     result = judge_training.cross_validate_trained(cls, tensors, splits=splits, c_grid=(1.0,), inner_folds=2,
-                                                   rule=judge_training.share_threshold,
-                                                   progress=lambda _msg: seen.append(("fold", set())))
+                                                   rules={"share": judge_training.share_threshold},
+                                                   progress=lambda _msg: seen.append(("fold", set())))["share"]
     assert [c["held_out_style"] for c in result.choices] == ["other", "toy"]
     fold = 0
     for kind, styles in seen:
@@ -285,3 +292,33 @@ def test_tuned_cross_validation_tunes_each_fold_once_for_every_rule(monkeypatch)
     for result in out.values():
         assert all(m is not None for m in result.matches)
         assert [c["held_out_style"] for c in result.choices] == ["other", "toy"]
+
+
+def test_refit_features_never_come_from_an_encoder_tuned_on_the_same_instance(monkeypatch):
+    cls, tensors = _two_style_checklists()  # instances T0..T3, styles "toy" and "other"
+    tuned_on = TuningSet(frozenset({"T0", "T1"}), frozenset({"toy"}))
+    stored = {"stored": np.zeros(1)}
+    tunings: list[set[str]] = []
+    used: dict[int, object] = {}
+
+    def fake_tune(train, source, config):
+        assert all(cl.system == "toy" and cl.index in tuned_on.instances for cl in train), "tuned outside its set"
+        tunings.append({cl.index for cl in train})
+        return {"without": np.zeros(1), "seen": sorted({cl.index for cl in train})}
+
+    def fake_features(adapter, part):
+        for cl in part:
+            used[id(cl)] = adapter
+        return [tensors[cls.index(cl)] for cl in part]
+
+    monkeypatch.setattr(judge_training, "tune_encoder", fake_tune)
+    monkeypatch.setattr(judge_training, "_features_with", fake_features)
+    out = judge_training.refit_tensors(cls, stored, tuned_on, folds=2)
+    assert all(x is not None for x in out)
+    assert tunings == [{"T1"}, {"T0"}] or tunings == [{"T0"}, {"T1"}]
+    for cl in cls:
+        adapter = used[id(cl)]
+        if cl.index in tuned_on.instances:  # every style of a tuning instance: cross-fitted without it
+            assert adapter is not stored and cl.index not in adapter["seen"]
+        else:
+            assert adapter is stored

@@ -21,10 +21,10 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from webtester.eval.paths import DEFAULT_DATASET, MATCHING_ROOT, RESERVED
+from webtester.eval.paths import DEFAULT_DATASET, MATCHING_ROOT, MATCHING_STYLES, RESERVED
 from webtester.models import DIMENSION_PREFIX
 
-SYSTEMS = {"terse", "detailed", "explorer"}
+SYSTEMS = set(MATCHING_STYLES)
 PREFIX = {dim.value: prefix for dim, prefix in DIMENSION_PREFIX.items()}
 FIELDS = ["index", "system", "item_id", "dimension", "description", "action", "expected", "status"]
 ID_RE = re.compile(rf"^({'|'.join(PREFIX.values())})-\d{{2}}$")

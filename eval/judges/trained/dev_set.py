@@ -14,6 +14,7 @@ precision, recall and F1 as ``webtester.eval.metrics.score_instance`` computes t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,27 @@ INSTANCE_FIGURES = ("coverage", "precision", "recall", "f1")
 
 Key = tuple[str, str, str]  # (index, system, item_id)
 Label = int | None
+
+
+TUNING_SET_FILE = MATCHING_ROOT / "encoder_tuning_set.json"
+
+
+@dataclass(frozen=True)
+class TuningSet:
+    """The checklists an encoder was tuned on: these instances, in these styles."""
+
+    instances: frozenset[str]
+    styles: frozenset[str]
+
+    def holds(self, cl: "Checklist") -> bool:
+        """Whether ``cl`` was part of the tuning data."""
+        return cl.index in self.instances and cl.system in self.styles
+
+
+def read_tuning_set(path: Path = TUNING_SET_FILE) -> TuningSet:
+    """The stored encoder's tuning data (``encoder_tuning_set.json``: ``instances`` and ``styles``)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return TuningSet(frozenset(data["instances"]), frozenset(data["styles"]))
 
 
 @dataclass

@@ -123,6 +123,22 @@ def default_token_cache() -> Path:
     return default_cache_path().with_name("tokens.sqlite")
 
 
+def sentence_and_token_vectors(model, texts: list[str], batch_size: int = 64) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per text: its L2-normalised sentence vector and contextual token vectors (special tokens left out)."""
+    special = set(model.tokenizer.all_special_ids)
+    outputs = model.encode(texts, output_value=None, batch_size=batch_size, convert_to_numpy=True, show_progress_bar=False)
+    out = {}
+    for text, o in zip(texts, outputs):
+        sent = o["sentence_embedding"].detach().cpu().numpy().astype(np.float32)
+        toks = o["token_embeddings"].detach().cpu().numpy().astype(np.float32)
+        keep = np.array([int(i) not in special for i in o["input_ids"].tolist()], dtype=bool)[: len(toks)]
+        toks = toks[keep]
+        sent /= max(float(np.linalg.norm(sent)), 1e-12)
+        toks /= np.maximum(np.linalg.norm(toks, axis=1, keepdims=True), 1e-12)
+        out[text] = (sent, toks)
+    return out
+
+
 class PackagedEncoder:
     """Sentence and token vectors from the packaged all-MiniLM-L6-v2 (offline, CPU), optionally bias-tuned.
 
@@ -152,20 +168,8 @@ class PackagedEncoder:
         return con
 
     def _compute(self, texts: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        model = adapted_encoder(self.adapter)
-        special = set(model.tokenizer.all_special_ids)
-        outputs = model.encode(texts, output_value=None, batch_size=self.batch_size,
-                               convert_to_numpy=True, show_progress_bar=False)
-        out = {}
-        for text, o in zip(texts, outputs):
-            sent = o["sentence_embedding"].detach().cpu().numpy().astype(np.float32)
-            toks = o["token_embeddings"].detach().cpu().numpy().astype(np.float32)
-            keep = np.array([int(i) not in special for i in o["input_ids"].tolist()], dtype=bool)[: len(toks)]
-            toks = toks[keep]
-            sent /= max(float(np.linalg.norm(sent)), 1e-12)
-            toks /= np.maximum(np.linalg.norm(toks, axis=1, keepdims=True), 1e-12)
-            out[text] = (sent, toks.astype(np.float16).astype(np.float32))
-        return out
+        out = sentence_and_token_vectors(adapted_encoder(self.adapter), texts, self.batch_size)
+        return {t: (sent, toks.astype(np.float16).astype(np.float32)) for t, (sent, toks) in out.items()}
 
     def encode(self, texts: Sequence[str]) -> None:
         """Encode every text not encoded yet (memory, then disk, then the model in one batched pass)."""

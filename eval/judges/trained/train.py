@@ -3,18 +3,22 @@
     .venv/bin/python -m webtester.eval.judges.trained.train          # select, fit and print (nothing written)
     .venv/bin/python -m webtester.eval.judges.trained.train --write  # ... and store eval/data/models/trained_judge.json
 
-Procedure (deterministic for a given thread count): the packaged encoder's bias
-terms are tuned on the matched items (``encoder_tuning``); pair features of
-every predicted item against every gold item of its instance
-(``features``) are computed with an encoder tuned without that
-instance (4-fold cross-fitting by instance); the regularisation C and the match
-threshold are chosen by grouped (by instance) cross-validation over those
-features, the logistic model is fitted on all of them, and the encoder tuned on
-all instances is stored beside it (``eval/data/models/tuned_encoder.npz``).
-The artifact records the data it was fitted on (file hashes, instances), the
-choices, and its in-sample agreement per instance (used by the tests to check
-that code and artifact still agree). Cross-validated figures come from
-``python -m webtester.eval.judges.trained.evaluate``.
+Two procedures (deterministic for a given thread count):
+
+* ``--procedure tune``: the packaged encoder's bias terms are tuned on the matched items
+  (``encoder_tuning``); pair features of every predicted item against every gold item of its
+  instance (``features``) are computed with an encoder tuned without that instance (4-fold
+  cross-fitting by instance); C and the match threshold are chosen by grouped (by instance)
+  cross-validation over those features, the logistic model is fitted on all of them, and the
+  encoder tuned on all instances is stored beside it (``eval/data/models/tuned_encoder.npz``),
+  with the checklists it was tuned on (``eval/data/matching/encoder_tuning_set.json``).
+* ``--procedure refit``: the stored tuned encoder is kept; the features of instances it was not
+  tuned on come from it, those of the instances it was tuned on from encoders tuned without
+  them; then C, threshold and fit as above.
+
+The artifact records the data it was fitted on (file hashes, instances), the choices, and its
+in-sample agreement per instance (used by the tests to check that code and artifact still
+agree). Cross-validated figures come from ``python -m webtester.eval.judges.trained.evaluate``.
 """
 
 from __future__ import annotations
@@ -24,14 +28,23 @@ import hashlib
 import json
 from pathlib import Path
 
+from webtester.eval.judges.base import JudgeError
 from webtester.eval.judges.embedding import model_id
-from webtester.eval.judges.trained.dev_set import judge_figures, load_dev_set
-from webtester.eval.judges.trained.encoder_tuning import adapter_digest, save_adapter
+from webtester.eval.judges.trained.dev_set import TUNING_SET_FILE, judge_figures, load_dev_set, read_tuning_set
+from webtester.eval.judges.trained.encoder_tuning import adapter_digest, load_adapter, save_adapter
 from webtester.eval.judges.trained.judge import FORMAT, MODEL_FILE, PackagedEncoder, PairFeaturizer, assign
-from webtester.eval.judges.trained.training import C_GRID, INNER_FOLDS, THRESHOLD_RULES, fit_tuned
+from webtester.eval.judges.trained.training import (
+    C_GRID,
+    INNER_FOLDS,
+    THRESHOLD_RULES,
+    fit_tuned,
+    refit_tensors,
+    select_and_fit,
+)
 from webtester.eval.paths import DATA_ROOT, DEFAULT_DATASET, EVAL_ROOT, MATCHING_ROOT
 
-VERSION = 2
+VERSION = 3
+PROCEDURES = ("refit", "tune")
 ADAPTER_FILE = "tuned_encoder.npz"
 
 
@@ -45,16 +58,51 @@ def _shown(path: Path) -> str:
     return str(Path("eval") / resolved.relative_to(EVAL_ROOT)) if resolved.is_relative_to(DATA_ROOT) else str(path)
 
 
+def stored_encoder_file(tuning_set_file: Path = TUNING_SET_FILE) -> str:
+    """The file name (beside the judge's artifact) of the tuned encoder the tuning-set file describes."""
+    return str(json.loads(tuning_set_file.read_text(encoding="utf-8"))["adapter"]["file"])
+
+
+def stored_encoder(tuning_set_file: Path = TUNING_SET_FILE) -> dict:
+    """The tuned encoder values the tuning-set file names (beside the judge's artifact), checked against its digest."""
+    spec = json.loads(tuning_set_file.read_text(encoding="utf-8"))["adapter"]
+    path = MODEL_FILE.parent / spec["file"]
+    adapter = load_adapter(path)
+    if adapter_digest(adapter) != spec["digest"]:
+        raise JudgeError(f"{path}: digest {adapter_digest(adapter)}, {tuning_set_file.name} records {spec['digest']}; "
+                         "the refit procedure needs the encoder that file describes")
+    return adapter
+
+
+def write_tuning_set(checklists, adapter_file: str, adapter: dict, path: Path = TUNING_SET_FILE) -> None:
+    """Record which checklists the stored encoder was tuned on (all of ``checklists``) and its file and digest."""
+    data = {"about": "The checklists the stored tuned encoder was tuned on. The refit procedure keeps that encoder and "
+                     "cross-fits the features of these instances with encoders tuned without them.",
+            "instances": sorted({cl.index for cl in checklists}), "styles": sorted({cl.system for cl in checklists}),
+            "adapter": {"file": adapter_file, "digest": adapter_digest(adapter)}}
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
 def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: str = "reference",
           cache_path: Path | None | str = "default", progress=print,
-          threshold_rule: str = "agreement") -> tuple[dict, dict]:
+          threshold_rule: str = "agreement", procedure: str = "refit") -> tuple[dict, dict]:
     """Fit the judge on the development set; returns the artifact as a dict and the tuned encoder values.
 
     ``threshold_rule`` names the rule of ``THRESHOLD_RULES`` that sets the match threshold.
+    ``procedure``: ``refit`` keeps the stored tuned encoder (``stored_encoder``) and fits the
+    classifier on every checklist, with features from an encoder not tuned on its instance
+    (``refit_tensors``); ``tune`` tunes the encoder anew on every checklist (``fit_tuned``; slow).
     """
     checklists = load_dev_set(root, dataset)
-    adapter, model, threshold, info = fit_tuned(checklists, source, rule=THRESHOLD_RULES[threshold_rule],
-                                                progress=progress)
+    if procedure == "tune":
+        adapter, model, threshold, info = fit_tuned(checklists, source, rule=THRESHOLD_RULES[threshold_rule],
+                                                    progress=progress)
+    else:
+        adapter = stored_encoder(root / TUNING_SET_FILE.name)
+        tensors = refit_tensors(checklists, adapter, read_tuning_set(root / TUNING_SET_FILE.name), source,
+                                progress=progress)
+        model, threshold, info = select_and_fit(checklists, tensors, source, rule=THRESHOLD_RULES[threshold_rule])
+        info = {**info, "encoder": f"kept as tuned on {_shown(root / TUNING_SET_FILE.name)}"}
     tensors = PairFeaturizer(PackagedEncoder(cache_path, adapter)).features([(cl.instance, cl.items) for cl in checklists])
     matches = [assign(model.probability(x), [g.id for g in cl.instance.checklist], threshold)
                for cl, x in zip(checklists, tensors)]
@@ -69,13 +117,14 @@ def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: s
         "version": VERSION,
         "judge": "trained pair classifier (logistic regression) over embedding and lexical features, bias-tuned encoder",
         "encoder": model_id(),
-        "adapter": {"file": ADAPTER_FILE, "digest": adapter_digest(adapter),
+        "adapter": {"file": ADAPTER_FILE if procedure == "tune" else stored_encoder_file(root / TUNING_SET_FILE.name),
+                    "digest": adapter_digest(adapter),
                     "parameters": int(sum(v.size for v in adapter.values()))},
         "rule": "per predicted item: the gold item of highest match probability if it reaches the threshold, else none",
         "threshold": threshold,
         "model": model.to_json(),
         "selection": {"C_grid": list(C_GRID), "inner_folds": INNER_FOLDS, "grouped_by": "instance",
-                      "threshold_rule": threshold_rule, **info},
+                      "threshold_rule": threshold_rule, "procedure": procedure, **info},
         "training_data": {
             "predicted": f"{_shown(root / 'predicted.jsonl')} sha256:{_sha256(root / 'predicted.jsonl')}",
             "labels": f"{_shown(root / 'reference.jsonl')} sha256:{_sha256(root / 'reference.jsonl')}",
@@ -99,19 +148,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threshold-rule", choices=sorted(THRESHOLD_RULES), default="agreement",
                         help="agreement: the cut agreeing best with the labels (shipped); "
                              "share: the cut matching the labels' share of matched items")
+    parser.add_argument("--procedure", choices=PROCEDURES, default="refit",
+                        help="refit: keep the stored tuned encoder, refit the classifier (minutes); "
+                             "tune: tune the encoder anew on the whole set (slow)")
     args = parser.parse_args(argv)
-    artifact, adapter = train(args.dataset, args.root, threshold_rule=args.threshold_rule)
+    artifact, adapter = train(args.dataset, args.root, threshold_rule=args.threshold_rule, procedure=args.procedure)
     text = json.dumps(artifact, indent=1)
     summary = {k: artifact[k] for k in ("threshold", "selection", "in_sample")}
     summary["in_sample"] = {k: v for k, v in artifact["in_sample"].items() if k != "per_instance"}
     print(json.dumps(summary, indent=2))
     if args.write:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        save_adapter(adapter, args.out.parent / ADAPTER_FILE)
+        written = [args.out]
+        if args.procedure == "tune":  # a new encoder: stored, and recorded as the one later refits keep
+            save_adapter(adapter, args.out.parent / ADAPTER_FILE)
+            write_tuning_set(load_dev_set(args.root, args.dataset), ADAPTER_FILE, adapter, args.root / TUNING_SET_FILE.name)
+            written += [args.out.parent / ADAPTER_FILE, args.root / TUNING_SET_FILE.name]
         tmp = args.out.with_suffix(".tmp")
         tmp.write_text(text + "\n", encoding="utf-8")
         tmp.replace(args.out)
-        for path in (args.out.parent / ADAPTER_FILE, args.out):
+        for path in written:
             print(f"written: {path} ({path.stat().st_size} bytes)")
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from webtester.eval.judges.trained.dev_set import Checklist, Label
+from webtester.eval.judges.trained.dev_set import Checklist, Label, TuningSet
 from webtester.eval.judges.trained.encoder_tuning import (
     DEFAULT_TUNING,
     Adapter,
@@ -28,6 +28,7 @@ from webtester.eval.judges.trained.encoder_tuning import (
 )
 from webtester.eval.judges.trained.features import FEATURES
 from webtester.eval.judges.trained.judge import PackagedEncoder, PairFeaturizer, PairModel, assign, forget_vectors
+from webtester.eval.paths import MATCHING_STYLES
 from webtester.eval.stats import best_threshold, instance_folds
 
 C_GRID = (0.03, 0.1, 0.3, 1.0)
@@ -36,7 +37,7 @@ TUNING_FOLDS = 4  # cross-fitting folds for the features the classifier learns f
 
 
 ThresholdRule = Callable[[Sequence[np.ndarray], Sequence[Checklist], str], float]
-STYLES = ("terse", "detailed", "explorer")
+STYLES = MATCHING_STYLES
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,28 @@ def _oof_scores(tensors, ys, idx_of, folds, c) -> list[np.ndarray]:
     return out  # type: ignore[return-value]
 
 
+def select_c(
+    checklists: Sequence[Checklist],
+    tensors: Sequence[np.ndarray],
+    source: str = "reference",
+    *,
+    c_grid: Sequence[float] = C_GRID,
+    inner_folds: int = INNER_FOLDS,
+) -> tuple[PairModel, list[np.ndarray], dict]:
+    """Choose C (best inner agreement, grouped by instance) and fit on all; also that C's out-of-fold scores."""
+    ys = [targets(cl, source) for cl in checklists]
+    idx_of = [cl.index for cl in checklists]
+    folds = instance_folds(idx_of, inner_folds)
+    trials, oofs = {}, {}
+    for c in c_grid:
+        oofs[c] = _oof_scores(tensors, ys, idx_of, folds, c)
+        trials[c] = row_threshold(oofs[c], checklists, source)
+    c_best = max(c_grid, key=lambda c: (round(trials[c][1], 6), -c))
+    model = fit_pair_model(tensors, ys, c_best)
+    return model, oofs[c_best], {"C": c_best, "inner_agreement": trials[c_best][1],
+                                 "inner_trials": {str(c): round(v[1], 4) for c, v in trials.items()}}
+
+
 def select_and_fit(
     checklists: Sequence[Checklist],
     tensors: Sequence[np.ndarray],
@@ -157,18 +180,10 @@ def select_and_fit(
     rule: ThresholdRule = agreement_threshold,
 ) -> tuple[PairModel, float, dict]:
     """Choose C (best inner agreement) and the threshold (``rule`` on that C's out-of-fold scores), then fit on all."""
-    ys = [targets(cl, source) for cl in checklists]
-    idx_of = [cl.index for cl in checklists]
-    folds = instance_folds(idx_of, inner_folds)
-    trials, oofs = {}, {}
-    for c in c_grid:
-        oofs[c] = _oof_scores(tensors, ys, idx_of, folds, c)
-        trials[c] = row_threshold(oofs[c], checklists, source)
-    c_best = max(c_grid, key=lambda c: (round(trials[c][1], 6), -c))
-    model = fit_pair_model(tensors, ys, c_best)
-    threshold = rule(oofs[c_best], checklists, source)
-    return model, threshold, {"C": c_best, "threshold": threshold, "inner_agreement": trials[c_best][1],
-                              "inner_trials": {str(c): round(v[1], 4) for c, v in trials.items()}}
+    model, oof, info = select_c(checklists, tensors, source, c_grid=c_grid, inner_folds=inner_folds)
+    threshold = rule(oof, checklists, source)
+    return model, threshold, {"C": info["C"], "threshold": threshold, "inner_agreement": info["inner_agreement"],
+                              "inner_trials": info["inner_trials"]}
 
 
 def cross_validate_trained(
@@ -178,22 +193,34 @@ def cross_validate_trained(
     *,
     outer_folds: int | None = None,
     splits: Sequence[Fold] | None = None,
+    rules: Mapping[str, ThresholdRule] | None = None,
+    c_grid: Sequence[float] = C_GRID,
+    inner_folds: int = INNER_FOLDS,
     progress: Callable[[str], None] | None = None,
-    **kwargs,
-) -> FoldResult:
-    """Out-of-fold matches of the trained judge: for each held-out part (``splits``, default by instance), fit on the rest."""
-    matches: list[list[Label] | None] = [None] * len(checklists)
-    choices = []
+) -> dict[str, FoldResult]:
+    """Out-of-fold matches of the trained judge, one result per threshold rule (default: ``THRESHOLD_RULES``).
+
+    For each held-out part (``splits``, default by instance) C is chosen and the
+    model fitted on the rest; every rule sets its threshold on the same
+    out-of-fold scores of the training part.
+    """
+    rules = THRESHOLD_RULES if rules is None else rules
+    matches: dict[str, list[list[Label] | None]] = {name: [None] * len(checklists) for name in rules}
+    choices: dict[str, list[dict]] = {name: [] for name in rules}
     for fold in splits if splits is not None else instance_splits(checklists, outer_folds):
         train = [i for i, cl in enumerate(checklists) if not fold.holds(cl)]
-        model, threshold, info = select_and_fit([checklists[i] for i in train], [tensors[i] for i in train], source, **kwargs)
-        for i, cl in enumerate(checklists):
-            if fold.holds(cl):
-                matches[i] = assign(model.probability(tensors[i]), [g.id for g in cl.instance.checklist], threshold)
-        choices.append({**fold.as_dict(), **info})
+        part = [checklists[i] for i in train]
+        model, oof, info = select_c(part, [tensors[i] for i in train], source, c_grid=c_grid, inner_folds=inner_folds)
+        for name, rule in rules.items():
+            threshold = rule(oof, part, source)
+            for i, cl in enumerate(checklists):
+                if fold.holds(cl):
+                    matches[name][i] = assign(model.probability(tensors[i]), [g.id for g in cl.instance.checklist], threshold)
+            choices[name].append({**fold.as_dict(), "C": info["C"], "threshold": threshold,
+                                  "inner_agreement": info["inner_agreement"]})
         if progress:
-            progress(f"fold {len(choices)}: held out {fold.describe()} (C={info['C']}, t={threshold:.3f})")
-    return FoldResult(matches, choices)  # type: ignore[arg-type]
+            progress(f"fold held out {fold.describe()} (C={info['C']})")
+    return {name: FoldResult(matches[name], choices[name]) for name in rules}  # type: ignore[arg-type]
 
 
 def cross_validate_threshold(
@@ -304,3 +331,39 @@ def cross_validate_tuned(
             if progress:
                 progress(f"fold {k}: held out {fold.describe()}, rule {name} (C={info['C']}, t={threshold:.3f})")
     return {name: FoldResult(matches[name], choices[name]) for name in rules}  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- refit: the tuned encoder kept, the classifier refitted
+
+
+def refit_tensors(
+    checklists: Sequence[Checklist],
+    adapter: Adapter,
+    tuned_on: TuningSet,
+    source: str = "reference",
+    *,
+    folds: int = TUNING_FOLDS,
+    config: TuningConfig = DEFAULT_TUNING,
+    progress: Callable[[str], None] | None = None,
+) -> list[np.ndarray]:
+    """Pair features of every checklist from an encoder that was not tuned on its instance.
+
+    Checklists of instances outside ``tuned_on`` get features from ``adapter``
+    (the stored encoder, tuned on ``tuned_on``). Those of instances inside it, in
+    any style, get features from an encoder tuned on ``tuned_on`` without their
+    instance (``folds``-fold cross-fitting by instance, as ``cross_fitted_tensors``).
+    """
+    out: list[np.ndarray | None] = [None] * len(checklists)
+    outside = [i for i, cl in enumerate(checklists) if cl.index not in tuned_on.instances]
+    for i, x in zip(outside, _features_with(adapter, [checklists[i] for i in outside]) if outside else []):
+        out[i] = x
+    base = [cl for cl in checklists if tuned_on.holds(cl)]
+    inside = sorted({cl.index for cl in checklists if cl.index in tuned_on.instances})
+    for k, fold in enumerate(instance_folds(inside, folds) if inside else [], 1):
+        held = [i for i, cl in enumerate(checklists) if cl.index in fold]
+        fold_adapter = tune_encoder([cl for cl in base if cl.index not in fold], source, config)
+        for i, x in zip(held, _features_with(fold_adapter, [checklists[i] for i in held])):
+            out[i] = x
+        if progress:
+            progress(f"cross-fitting {k}/{folds}: encoder tuned without {', '.join(fold)}")
+    return out  # type: ignore[return-value]
