@@ -61,3 +61,31 @@ def test_the_checklist_holds_whole_requirements_and_no_template_of_another_kind_
     assert all(len(p.description.split()) >= 4 and p.action and p.expected for p in planned)
     assert not any("vote" in p.description.lower() for p in planned)  # "details like title" is no like button
     assert sum(p.dimension is Dimension.functionality for p in planned) >= 8
+
+
+TODO = ("I want a to-do webpage where I can add tasks with titles, optional descriptions, and deadlines, then edit, "
+        "complete, or delete them. The page should also let me assign a simple priority to each task and sort my list "
+        "by that priority or by deadline.It supports binding one or more prerequisite tasks to any task. "
+        "It should help them see which tasks are blocked.")
+
+
+def test_letting_someone_act_needs_no_to_and_a_sentence_glued_to_the_next_is_still_cut():
+    got = texts(TODO)
+    assert "Users can assign a simple priority to each task." in got
+    assert "The app can sort the user's list by that priority or by deadline." in got
+    assert "Users can see which tasks are blocked." in got
+    assert not any("deadline.It" in t or t.startswith("The app can each") for t in got)
+
+
+FEATURES = ("I want a page to track lab samples. Users can add samples with an expiry date. New features: 1. Support for "
+            "batch import of samples from a CSV file; 2. The page features three tabs: Batch Table, Add/Edit and "
+            "Expiration Reminders. I’d like to mark samples as used without losing them. Fast.")
+
+
+def test_a_feature_stated_without_can_or_should_is_kept_whole_and_list_numbers_are_not_items():
+    got = texts(FEATURES)
+    assert "The app supports batch import of samples from a CSV file." in got
+    assert "The page features three tabs: Batch Table, Add/Edit and Expiration Reminders." in got
+    assert "Users can mark samples as used without losing them." in got
+    assert "Users can add samples with an expiry date." in got
+    assert not any(t in ("New features: 1.", "Fast.", "2.") for t in got)

@@ -42,8 +42,10 @@ PREPOSITION = re.compile(r"\s*,.*$|\s+(?:by|with|for|from|to|in|on|at|into|like|
                          r"which|when|while|through|under|of their|across|as|after|before|if|showing|displaying|"
                          r"containing|where|without)\b.*$", re.IGNORECASE)
 LEADING_PREPOSITION = re.compile(r"^(?:by|with|for|from|in|on|at|into|through|using|via)\b", re.IGNORECASE)
-ENABLING = re.compile(r"^(?P<who>[\w' -]+?)\s+to\s+(?P<rest>.+)$")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+ENABLING = re.compile(r"^(?P<who>[\w' -]+?)\s+to\s+(?P<rest>(?P<verb>\w+)\b.*)$")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|(?<=[a-z][.!?])(?=[A-Z])")  # also "deadline.It supports"
+STATE = "state"  # the verb of a requirement stated as a whole sentence
+FEATURE_LEAD = re.compile(r"^(?:(?:new|additional|other) features?:?\s*)?(?:\d+[.)]\s*)?", re.IGNORECASE)
 PARTICIPLE = {"log": "logged", "plan": "planned", "set": "set", "submit": "submitted", "drag": "dragged",
               "write": "written", "send": "sent", "build": "built", "pay": "paid", "buy": "bought", "get": "received"}
 
@@ -59,6 +61,8 @@ class Requirement:
 
     @property
     def text(self) -> str:
+        if self.verb == STATE:  # a sentence that states a feature without "can" / "should", kept whole
+            return _sentence(self.phrase)
         if self.verb == "have":  # "Each product should have a page" states what the app has
             rest = self.phrase.split(" ", 1)[1] if " " in self.phrase else ""
             plural = re.search(r"(?<!s)s$", self.actor.split(" ")[-1]) and not self.actor.lower().startswith(("each", "every"))
@@ -76,8 +80,9 @@ def _sentence(text: str) -> str:
 
 def _actor(subject: str) -> str:
     subject = re.sub(r"^(?:and|also|then)\s+", "", subject.strip(), flags=re.IGNORECASE)
+    subject = re.sub(r"\s+(?:also|then|easily)$", "", subject, flags=re.IGNORECASE)  # "The user also can ..."
     subject = re.sub(r"^(?:for|on|in|from|after|when)\b[^,]*,\s*", "", subject, flags=re.IGNORECASE)
-    if not subject or re.fullmatch(r"(?:I|we|you|me|us|one)", subject, re.IGNORECASE):
+    if not subject or re.fullmatch(r"(?:I|we|you|me|us|one|they|the user)", subject, re.IGNORECASE):
         return "Users"
     if re.match(r"(?:it|this|the (?:app|site|website|platform|system|page|tool|dashboard))\b", subject, re.IGNORECASE):
         return ""  # the app itself: the phrase is stated as what the app does
@@ -94,7 +99,7 @@ def _pronouns(text: str) -> str:
 
 def _head(phrase_rest: str) -> str:
     """The object's head words: the phrase after its verb, up to the first preposition or clause."""
-    obj = PREPOSITION.sub("", phrase_rest).strip()
+    obj = PREPOSITION.sub("", re.sub(r"\s*\([^)]*\)?", "", phrase_rest)).strip()  # "(such as ...)" is no object
     obj = re.sub(r"^(?:a|an|the|their|his|her|its|your|all|any|each|every|new|existing|own|certain|multiple)\s+", "", obj,
                  flags=re.IGNORECASE)
     return " ".join(obj.split()[:4])
@@ -107,11 +112,23 @@ def _verb_phrases(rest: str) -> list[str]:
     for sep, part in zip(parts[1::2], parts[2::2]):
         part = re.sub(r"^\s*(?:then|also)\s+", "", part)
         first = part.strip().split(" ", 1)[0].lower() if part.strip() else ""
-        if first in VERBS:
+        if first in VERBS and phrases[-1].count("(") <= phrases[-1].count(")"):  # not inside parentheses
             phrases.append(part)
         else:
             phrases[-1] += sep + part
     return [p.strip() for p in phrases if p.strip()]
+
+
+def _enabled(tail: str) -> tuple[str, str] | None:
+    """(who, what they can do) of an enabler's complement: "users to create X" or "the user create X"."""
+    to_form = ENABLING.match(tail)
+    if to_form and to_form.group("verb").lower() in VERBS:
+        return to_form.group("who"), to_form.group("rest")
+    words = tail.split()
+    for i, word in enumerate(words[1:5], start=1):  # "let the user assign ...", "help them see ..."
+        if word.lower() in VERBS:
+            return " ".join(words[:i]), " ".join(words[i:])
+    return None
 
 
 def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
@@ -135,15 +152,23 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
     out: list[Requirement] = []
     pending: list[str] = []
     first_object = ""
+    enabled_who = ""
+    enabled_ids: set[int] = set()  # requirements of the actors the sentence's subject enables
     for phrase in phrases:
         verb, _, tail = phrase.partition(" ")
         verb_l = verb.lower()
         if not tail.strip() and verb_l in VERBS:
             pending.append(verb_l)  # "create, edit, ... and tag X": the verb shares the next object
             continue
-        enabling = ENABLING.match(tail.strip()) if verb_l in ENABLERS else None
-        if enabling:  # "allow job seekers to submit a form": the job seekers' requirement
-            out += sentence_requirements(f"{enabling.group('who')} can {enabling.group('rest')}", False)
+        enabled = _enabled(tail.strip()) if verb_l in ENABLERS else None
+        if enabled:  # "allow job seekers to submit a form", "let me assign ...": the enabled actor's requirement
+            who, what = enabled
+            if re.fullmatch(r"(?:them|him|her)", who, re.IGNORECASE):
+                who = enabled_who or "users"
+            enabled_who = who
+            reqs = sentence_requirements(f"{who} can {what}", False)
+            enabled_ids.update(id(r) for r in reqs)
+            out += reqs
             continue
         if first_object and re.match(r"^(?:them|it|these|those)\b", tail.strip(), re.IGNORECASE):
             tail = re.sub(r"^(?:them|it|these|those)\b", first_object, tail.strip(), flags=re.IGNORECASE)
@@ -159,9 +184,24 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
         out.append(Requirement(actor, verb_l, f"{verb} {tail}".strip(), obj))
     for shared in pending:
         out.append(Requirement(actor, shared, shared, ""))
-    if not actor:
-        out = [Requirement("The app", r.verb, r.phrase, r.obj) for r in out]
+    if not actor:  # the app itself does it; an actor it enables keeps its name
+        out = [r if id(r) in enabled_ids else Requirement("The app", r.verb, r.phrase, r.obj) for r in out]
     return out
+
+
+def statement_requirement(sentence: str) -> Requirement | None:
+    """A feature the instruction states without a modal verb ("It supports binding tasks to tasks.", "Support for
+    template favorites, with a favorites list;"), as one requirement in the sentence's own words; None for
+    fragments (list numbers, clauses of fewer than five words)."""
+    text = FEATURE_LEAD.sub("", sentence.strip()).strip().rstrip(".;:!")
+    if len(re.findall(r"[A-Za-z]{2,}", text)) < 5 or not text[:1].isalpha():
+        return None
+    text = re.sub(r"^(?:it|this (?:page|app|site|website|system|tool))\s+", "The app ", text, flags=re.IGNORECASE)
+    text = re.sub(r"^support(?:s)? for\s+", "The app supports ", text, flags=re.IGNORECASE)
+    text = re.sub(r"^I(?:['’]d| would)? (?:also )?(?:like|want|need|hope) (?:the ability )?to\s+", "Users can ", text,
+                  flags=re.IGNORECASE)
+    text = re.sub(r"^I (?:also )?(?:need|want)\s+", "The app provides ", text, flags=re.IGNORECASE)
+    return Requirement("The app", STATE, _pronouns(text), "")
 
 
 def requirements(instruction: str) -> list[Requirement]:
@@ -169,7 +209,11 @@ def requirements(instruction: str) -> list[Requirement]:
     found: list[Requirement] = []
     seen: set[str] = set()
     for n, sentence in enumerate(s for s in _SENTENCE.split(instruction.strip()) if s.strip()):
-        for req in sentence_requirements(sentence, n == 0):
+        reqs = sentence_requirements(sentence, n == 0)
+        if not reqs and n > 0:
+            stated = statement_requirement(sentence)
+            reqs = [stated] if stated else []
+        for req in reqs:
             key = req.text.lower()
             if key not in seen and len(req.phrase.split()) >= 2:
                 seen.add(key)
