@@ -85,7 +85,7 @@ def write_tuning_set(checklists, adapter_file: str, adapter: dict, path: Path = 
 
 def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: str = "reference",
           cache_path: Path | None | str = "default", progress=print,
-          threshold_rule: str = "agreement", procedure: str = "refit") -> tuple[dict, dict]:
+          threshold_rule: str = "share", procedure: str = "refit") -> tuple[dict, dict]:
     """Fit the judge on the development set; returns the artifact as a dict and the tuned encoder values.
 
     ``threshold_rule`` names the rule of ``THRESHOLD_RULES`` that sets the match threshold.
@@ -145,9 +145,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--root", type=Path, default=MATCHING_ROOT, help="labelled matching set folder")
     parser.add_argument("--write", action="store_true", help=f"store the artifact in {_shown(MODEL_FILE)}")
     parser.add_argument("--out", type=Path, default=MODEL_FILE, help="where --write stores the artifact")
-    parser.add_argument("--threshold-rule", choices=sorted(THRESHOLD_RULES), default="agreement",
-                        help="agreement: the cut agreeing best with the labels (shipped); "
-                             "share: the cut matching the labels' share of matched items")
+    parser.add_argument("--threshold-rule", choices=sorted(THRESHOLD_RULES), default="share",
+                        help="share: the cut matching the labels' share of matched items (shipped); "
+                             "agreement: the cut agreeing best with the labels")
     parser.add_argument("--procedure", choices=PROCEDURES, default="refit",
                         help="refit: keep the stored tuned encoder, refit the classifier (minutes); "
                              "tune: tune the encoder anew on the whole set (slow)")
