@@ -153,7 +153,7 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
     pending: list[str] = []
     first_object = ""
     enabled_who = ""
-    enabled_ids: set[int] = set()  # requirements of the actors the sentence's subject enables
+    doer = actor or "The app"  # an actor the app enables keeps its own name
     for phrase in phrases:
         verb, _, tail = phrase.partition(" ")
         verb_l = verb.lower()
@@ -166,9 +166,7 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
             if re.fullmatch(r"(?:them|him|her)", who, re.IGNORECASE):
                 who = enabled_who or "users"
             enabled_who = who
-            reqs = sentence_requirements(f"{who} can {what}", False)
-            enabled_ids.update(id(r) for r in reqs)
-            out += reqs
+            out += sentence_requirements(f"{who} can {what}", False)
             continue
         if first_object and re.match(r"^(?:them|it|these|those)\b", tail.strip(), re.IGNORECASE):
             tail = re.sub(r"^(?:them|it|these|those)\b", first_object, tail.strip(), flags=re.IGNORECASE)
@@ -179,13 +177,11 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
             obj = first_object if lead.group(0).lower() == "by" else _head(tail.strip()[lead.end():].strip())
         first_object = first_object or obj
         for shared in pending:
-            out.append(Requirement(actor, shared, f"{shared} {obj}" if obj else shared, obj))
+            out.append(Requirement(doer, shared, f"{shared} {obj}" if obj else shared, obj))
         pending = []
-        out.append(Requirement(actor, verb_l, f"{verb} {tail}".strip(), obj))
+        out.append(Requirement(doer, verb_l, f"{verb} {tail}".strip(), obj))
     for shared in pending:
-        out.append(Requirement(actor, shared, shared, ""))
-    if not actor:  # the app itself does it; an actor it enables keeps its name
-        out = [r if id(r) in enabled_ids else Requirement("The app", r.verb, r.phrase, r.obj) for r in out]
+        out.append(Requirement(doer, shared, shared, ""))
     return out
 
 

@@ -39,10 +39,12 @@ TUNING_SET_FILE = MATCHING_ROOT / "encoder_tuning_set.json"
 
 @dataclass(frozen=True)
 class TuningSet:
-    """The checklists an encoder was tuned on: these instances, in these styles."""
+    """The checklists an encoder was tuned on: these instances, in these styles; and the stored encoder's file and digest."""
 
     instances: frozenset[str]
     styles: frozenset[str]
+    adapter_file: str = ""
+    adapter_digest: str = ""
 
     def holds(self, cl: "Checklist") -> bool:
         """Whether ``cl`` was part of the tuning data."""
@@ -50,9 +52,11 @@ class TuningSet:
 
 
 def read_tuning_set(path: Path = TUNING_SET_FILE) -> TuningSet:
-    """The stored encoder's tuning data (``encoder_tuning_set.json``: ``instances`` and ``styles``)."""
+    """The stored encoder's tuning data (``encoder_tuning_set.json``: ``instances``, ``styles``, ``adapter``)."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    return TuningSet(frozenset(data["instances"]), frozenset(data["styles"]))
+    adapter = data.get("adapter", {})
+    return TuningSet(frozenset(data["instances"]), frozenset(data["styles"]), adapter.get("file", ""),
+                     adapter.get("digest", ""))
 
 
 @dataclass

@@ -211,8 +211,8 @@ def evaluate(dataset: Path, root: Path, *, with_llm: bool = False, with_tuned: b
     feature_sets = {"trained, packaged encoder": (PairFeaturizer(PackagedEncoder(cache_path)).features(pairs),
                                                   "classifier on features from the encoder as packaged")}
     t0 = time.perf_counter()
-    tensors = refit_tensors(checklists, stored_encoder(root / TUNING_SET_FILE.name),
-                            read_tuning_set(root / TUNING_SET_FILE.name), progress=progress)
+    tuned_on = read_tuning_set(root / TUNING_SET_FILE.name)
+    tensors = refit_tensors(checklists, stored_encoder(tuned_on), tuned_on, progress=progress)
     progress(f"refit features: {time.perf_counter() - t0:.1f} s")
     feature_sets["trained, tuned encoder kept (refit)"] = (
         tensors, "classifier on features from the stored tuned encoder (instances it was tuned on: cross-fitted)")

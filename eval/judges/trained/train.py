@@ -30,7 +30,13 @@ from pathlib import Path
 
 from webtester.eval.judges.base import JudgeError
 from webtester.eval.judges.embedding import model_id
-from webtester.eval.judges.trained.dev_set import TUNING_SET_FILE, judge_figures, load_dev_set, read_tuning_set
+from webtester.eval.judges.trained.dev_set import (
+    TUNING_SET_FILE,
+    TuningSet,
+    judge_figures,
+    load_dev_set,
+    read_tuning_set,
+)
 from webtester.eval.judges.trained.encoder_tuning import adapter_digest, load_adapter, save_adapter
 from webtester.eval.judges.trained.judge import FORMAT, MODEL_FILE, PackagedEncoder, PairFeaturizer, assign
 from webtester.eval.judges.trained.training import (
@@ -58,19 +64,13 @@ def _shown(path: Path) -> str:
     return str(Path("eval") / resolved.relative_to(EVAL_ROOT)) if resolved.is_relative_to(DATA_ROOT) else str(path)
 
 
-def stored_encoder_file(tuning_set_file: Path = TUNING_SET_FILE) -> str:
-    """The file name (beside the judge's artifact) of the tuned encoder the tuning-set file describes."""
-    return str(json.loads(tuning_set_file.read_text(encoding="utf-8"))["adapter"]["file"])
-
-
-def stored_encoder(tuning_set_file: Path = TUNING_SET_FILE) -> dict:
-    """The tuned encoder values the tuning-set file names (beside the judge's artifact), checked against its digest."""
-    spec = json.loads(tuning_set_file.read_text(encoding="utf-8"))["adapter"]
-    path = MODEL_FILE.parent / spec["file"]
+def stored_encoder(tuned_on: TuningSet) -> dict:
+    """The tuned encoder values a tuning set names (beside the judge's artifact), checked against its digest."""
+    path = MODEL_FILE.parent / tuned_on.adapter_file
     adapter = load_adapter(path)
-    if adapter_digest(adapter) != spec["digest"]:
-        raise JudgeError(f"{path}: digest {adapter_digest(adapter)}, {tuning_set_file.name} records {spec['digest']}; "
-                         "the refit procedure needs the encoder that file describes")
+    if adapter_digest(adapter) != tuned_on.adapter_digest:
+        raise JudgeError(f"{path}: digest {adapter_digest(adapter)}, {TUNING_SET_FILE.name} records "
+                         f"{tuned_on.adapter_digest}; the refit procedure needs the encoder that file describes")
     return adapter
 
 
@@ -94,13 +94,13 @@ def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: s
     (``refit_tensors``); ``tune`` tunes the encoder anew on every checklist (``fit_tuned``; slow).
     """
     checklists = load_dev_set(root, dataset)
+    tuned_on = read_tuning_set(root / TUNING_SET_FILE.name)
     if procedure == "tune":
         adapter, model, threshold, info = fit_tuned(checklists, source, rule=THRESHOLD_RULES[threshold_rule],
                                                     progress=progress)
     else:
-        adapter = stored_encoder(root / TUNING_SET_FILE.name)
-        tensors = refit_tensors(checklists, adapter, read_tuning_set(root / TUNING_SET_FILE.name), source,
-                                progress=progress)
+        adapter = stored_encoder(tuned_on)
+        tensors = refit_tensors(checklists, adapter, tuned_on, source, progress=progress)
         model, threshold, info = select_and_fit(checklists, tensors, source, rule=THRESHOLD_RULES[threshold_rule])
         info = {**info, "encoder": f"kept as tuned on {_shown(root / TUNING_SET_FILE.name)}"}
     tensors = PairFeaturizer(PackagedEncoder(cache_path, adapter)).features([(cl.instance, cl.items) for cl in checklists])
@@ -117,7 +117,7 @@ def train(dataset: Path = DEFAULT_DATASET, root: Path = MATCHING_ROOT, source: s
         "version": VERSION,
         "judge": "trained pair classifier (logistic regression) over embedding and lexical features, bias-tuned encoder",
         "encoder": model_id(),
-        "adapter": {"file": ADAPTER_FILE if procedure == "tune" else stored_encoder_file(root / TUNING_SET_FILE.name),
+        "adapter": {"file": ADAPTER_FILE if procedure == "tune" else tuned_on.adapter_file,
                     "digest": adapter_digest(adapter),
                     "parameters": int(sum(v.size for v in adapter.values()))},
         "rule": "per predicted item: the gold item of highest match probability if it reaches the threshold, else none",

@@ -182,8 +182,30 @@ def select_and_fit(
     """Choose C (best inner agreement) and the threshold (``rule`` on that C's out-of-fold scores), then fit on all."""
     model, oof, info = select_c(checklists, tensors, source, c_grid=c_grid, inner_folds=inner_folds)
     threshold = rule(oof, checklists, source)
-    return model, threshold, {"C": info["C"], "threshold": threshold, "inner_agreement": info["inner_agreement"],
-                              "inner_trials": info["inner_trials"]}
+    return model, threshold, {"C": info["C"], "threshold": threshold, **info}
+
+
+def _decide_fold(
+    selected: tuple[PairModel, list[np.ndarray], dict],
+    train: Sequence[Checklist],
+    source: str,
+    rules: Mapping[str, ThresholdRule],
+    fold: Fold,
+    held: Sequence[tuple[int, np.ndarray]],
+    checklists: Sequence[Checklist],
+    matches: dict[str, list],
+    choices: dict[str, list[dict]],
+) -> dict:
+    """One outer fold: every rule sets its threshold on the training part's out-of-fold scores (``select_c``)
+    and decides the held-out checklists (index, features) with the fold's model; returns ``select_c``'s info."""
+    model, oof, info = selected
+    for name, rule in rules.items():
+        threshold = rule(oof, train, source)
+        for i, x in held:
+            matches[name][i] = assign(model.probability(x), [g.id for g in checklists[i].instance.checklist], threshold)
+        choices[name].append({**fold.as_dict(), "C": info["C"], "threshold": threshold,
+                              "inner_agreement": info["inner_agreement"]})
+    return info
 
 
 def cross_validate_trained(
@@ -210,14 +232,9 @@ def cross_validate_trained(
     for fold in splits if splits is not None else instance_splits(checklists, outer_folds):
         train = [i for i, cl in enumerate(checklists) if not fold.holds(cl)]
         part = [checklists[i] for i in train]
-        model, oof, info = select_c(part, [tensors[i] for i in train], source, c_grid=c_grid, inner_folds=inner_folds)
-        for name, rule in rules.items():
-            threshold = rule(oof, part, source)
-            for i, cl in enumerate(checklists):
-                if fold.holds(cl):
-                    matches[name][i] = assign(model.probability(tensors[i]), [g.id for g in cl.instance.checklist], threshold)
-            choices[name].append({**fold.as_dict(), "C": info["C"], "threshold": threshold,
-                                  "inner_agreement": info["inner_agreement"]})
+        held = [i for i, cl in enumerate(checklists) if fold.holds(cl)]
+        info = _decide_fold(select_c(part, [tensors[i] for i in train], source, c_grid=c_grid, inner_folds=inner_folds),
+                            part, source, rules, fold, [(i, tensors[i]) for i in held], checklists, matches, choices)
         if progress:
             progress(f"fold held out {fold.describe()} (C={info['C']})")
     return {name: FoldResult(matches[name], choices[name]) for name in rules}  # type: ignore[arg-type]
@@ -322,14 +339,10 @@ def cross_validate_tuned(
         tensors = cross_fitted_tensors(train, source, folds=inner_folds, config=config)
         adapter = tune_encoder(train, source, config)
         held_x = _features_with(adapter, [checklists[i] for i in held])
-        for name, rule in rules.items():
-            model, threshold, info = select_and_fit(train, tensors, source, rule=rule)
-            for i, x in zip(held, held_x):
-                matches[name][i] = assign(model.probability(x), [g.id for g in checklists[i].instance.checklist], threshold)
-            choices[name].append({**fold.as_dict(), "C": info["C"], "threshold": threshold,
-                                  "inner_agreement": info["inner_agreement"]})
-            if progress:
-                progress(f"fold {k}: held out {fold.describe()}, rule {name} (C={info['C']}, t={threshold:.3f})")
+        info = _decide_fold(select_c(train, tensors, source), train, source, rules, fold, list(zip(held, held_x)),
+                            checklists, matches, choices)
+        if progress:
+            progress(f"fold {k}: held out {fold.describe()} (C={info['C']})")
     return {name: FoldResult(matches[name], choices[name]) for name in rules}  # type: ignore[arg-type]
 
 
