@@ -169,6 +169,25 @@ class Explorer:
 
         return reopen
 
+    def _reopen_here(self, spot: _FormSpot):
+        def reopen_here() -> FormModel | None:
+            # the form where it is now, or opened again from this page: nothing the app holds in memory is lost
+            def visible() -> FormModel | None:
+                return next((f for f in read_model(self.page).forms if f.signature == spot.signature and f.visible), None)
+
+            form = visible()
+            if form is not None or not spot.opener:
+                return form
+            self.sess.spend()
+            try:
+                self.sess.click(spot.opener)
+            except Exception:
+                return None
+            self.sess.settle()
+            return visible()
+
+        return reopen_here
+
     # -- the run
 
     def run(self, evidence: Any = None) -> Exploration:
@@ -229,7 +248,7 @@ class Explorer:
 
         for spot in self.forms:
             sess.step(f"form battery: {spot.name}")
-            probe_form(sess, spot.name, self._reopen(spot))
+            probe_form(sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot))
 
         sess.goto()
         probe_vote(sess)

@@ -8,7 +8,9 @@ after their button is not taken as a sign that the data was saved, and the same 
 two entries with it are listed.
 
 Each probe reopens the form through a caller-supplied ``reopen()`` (which navigates to the form and clicks
-whatever opens it) so every submission starts from the same state. A value counts as accepted only when the
+whatever opens it) so every submission starts from the same state. The second of two equal submissions reopens
+it in place when the caller supplies ``reopen_here()`` (the form as it is on the page, or opened again from
+there, without loading the page): an app that keeps its entries only in memory then still lists the first. A value counts as accepted only when the
 submission shows the same kind of success as a valid one and no error; anything unclear is not a finding.
 """
 
@@ -243,7 +245,8 @@ def _set_value(sess: ProbeSession, f: Field, value: str) -> None:
     sess.settle(60)
 
 
-def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int = 3) -> None:
+def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int = 3,
+               reopen_here: Reopen | None = None) -> None:
     """Run the whole battery on the form that ``reopen()`` opens (see the module docstring)."""
     form = reopen()
     if form is None or not form.submit:
@@ -380,7 +383,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
 
     # 6. the same data submitted twice (not for forms that create nothing, e.g. signing in)
     if not NOT_CREATING.search(f"{name} {form.submit_text}"):
-        _duplicate_probe(sess, where, valid, reopen)
+        _duplicate_probe(sess, where, valid, reopen, reopen_here)
 
 
 def walk_steps(sess: ProbeSession, where: str, first: FormModel, max_steps: int = 4) -> None:
@@ -517,15 +520,19 @@ def _submit_same(sess: ProbeSession, where: str, token: str, attempt: str,
     return None if result is None else (form, result)
 
 
-def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reopen) -> None:
-    """Submit the same data twice: a second entry with it listed beside the first, or the same success again with
-    no warning when the first entry is not listed (and the form is a ``<form>``), is a finding; a rejected second
-    submission is coverage."""
+def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reopen,
+                     reopen_here: Reopen | None = None) -> None:
+    """Submit the same data twice (the second time in place when ``reopen_here`` finds the form, so entries kept
+    only in memory are still listed): a second entry with it listed beside the first, or the same success again
+    with no warning when the first entry is not listed (and the form is a ``<form>``), is a finding; a rejected
+    second submission is coverage."""
     token = sess.token()
     first = _submit_same(sess, where, token, "first", reopen)
     if first is None or not first[1].accepted_like(valid):
         return
-    second = _submit_same(sess, where, token, "second", reopen)
+    second = None if reopen_here is None else _submit_same(sess, where, token, "second", reopen_here)
+    if second is None:
+        second = _submit_same(sess, where, token, "second", reopen)
     if second is None:
         return
     form, result = second
