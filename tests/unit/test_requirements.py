@@ -61,6 +61,9 @@ def test_the_checklist_holds_whole_requirements_and_no_template_of_another_kind_
     assert all(len(p.description.split()) >= 4 and p.action and p.expected for p in planned)
     assert not any("vote" in p.description.lower() for p in planned)  # "details like title" is no like button
     assert sum(p.dimension is Dimension.functionality for p in planned) >= 8
+    # checks about the whole app (layout, console errors) only fill places the requirements leave
+    assert not {"layout", "errors"} & {p.rule for p in planned}
+    assert {"layout", "errors"} <= {p.rule for p in plan_checklist("I want a page that shows my photos in a grid.", None, 20)}
 
 
 TODO = ("I want a to-do webpage where I can add tasks with titles, optional descriptions, and deadlines, then edit, "
@@ -89,3 +92,24 @@ def test_a_feature_stated_without_can_or_should_is_kept_whole_and_list_numbers_a
     assert "Users can mark samples as used without losing them." in got
     assert "Users can add samples with an expiry date." in got
     assert not any(t in ("New features: 1.", "Fast.", "2.") for t in got)
+
+
+CHAT = ("I want a chat webpage where users register, log in, and participate in chat rooms. Users set goals such as "
+        "“three times a week.” The site should show recent messages in a timeline. The chat history should be "
+        "searchable by keyword, and users should be able to jump to matching messages. Each asset should have a name, "
+        "and the user can assign one owner to it, so I can focus on my spending.")
+REVIEWS = ("I want a web page for writing short reviews, featuring topic page display, review browsing, liking/saving "
+           "and a dashboard (with trend charts, chart switching and zooming).")
+
+
+def test_a_second_subject_a_quoted_sentence_end_a_clause_without_modal_and_a_featured_list_are_read():
+    got = texts(CHAT)
+    assert "Users can register." in got and "Users can log in, and participate in chat rooms." in got
+    assert "The app can show recent messages in a timeline." in got  # cut after 'week.”'
+    assert "The chat history can be searchable by keyword." in got
+    assert "Users can jump to matching messages." in got
+    assert "Users can assign one owner to it, so the user can focus on the user's spending." in got
+    assert "Each asset has a name." in got  # the second subject starts a requirement of its own
+    assert texts("I want a page that allows the user to define workflow steps.") == ["Users can define workflow steps."]
+    assert texts(REVIEWS) == ["The app offers topic page display.", "The app offers review browsing.", "The app offers liking/saving.",
+                              "The app offers a dashboard (with trend charts, chart switching and zooming)."]

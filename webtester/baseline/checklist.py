@@ -40,6 +40,10 @@ DATE_RANGE = re.compile(r"\bstart (?:date|time)|\bend date|date range|check-?in[
                         re.IGNORECASE)
 
 
+#: the priority of checks about the whole app that take a place only when the requirements leave one
+FILLER = 6
+
+
 @dataclass
 class Planned:
     """An item before numbering, with the rule that can decide it."""
@@ -326,9 +330,9 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
     add(Planned(IX, "Every button and link responds when clicked (no control does nothing).", "Click each control.",
                 "Each click has a visible effect.", "dead-control", None, 4))
     add(Planned(CT, "The layout fits the 1280-pixel wide window without horizontal scrolling or content sticking out.",
-                "Look at the start page.", "Nothing overflows the window.", "layout", None, 4))
+                "Look at the start page.", "Nothing overflows the window.", "layout", None, FILLER))
     add(Planned(FT, "The app runs without script errors or failed requests in the browser console.",
-                "Use the app with the console open.", "No errors are reported.", "errors", None, 4))
+                "Use the app with the console open.", "No errors are reported.", "errors", None, FILLER))
     return out
 
 
@@ -389,7 +393,8 @@ def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 2
                    exercised: Collection[str] = ()) -> list[Planned]:
     """The planned items (at most ``max_items``), in dimension order (FT, CS, IX, CT); ``exercised``: the rules the
     app's exploration exercised, which call for items the instruction does not ask for (a Delete control met)."""
-    implied = _implied(instruction, model, exercised)
+    everything = _implied(instruction, model, exercised)
+    implied = [p for p in everything if p.priority != FILLER]
     clauses = _requirement_items(instruction)
     keep_clauses = min(len(clauses), max(max_items * 2 // 5, max_items - len(implied)))
     room = max_items - keep_clauses
@@ -404,9 +409,10 @@ def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 2
         if p not in chosen:
             chosen.append(p)
     chosen += clauses[: max_items - len(chosen)]
+    chosen += [p for p in everything if p.priority == FILLER][: max(max_items - len(chosen), 0)]
     if any(p.rule == "delete-confirm" for p in chosen if p in clauses):  # a requirement's own delete item names its object
         chosen = [p for p in chosen if p in clauses or p.rule != "delete-confirm"]
-    ranked = {id(p): i for i, p in enumerate(implied + clauses)}
+    ranked = {id(p): i for i, p in enumerate(everything + clauses)}
     chosen.sort(key=lambda p: (ORDER.index(p.dimension), p.priority == 5, ranked[id(p)]))
     return chosen[:max_items]
 

@@ -43,8 +43,20 @@ PREPOSITION = re.compile(r"\s*,.*$|\s+(?:by|with|for|from|to|in|on|at|into|like|
                          r"containing|where|without)\b.*$", re.IGNORECASE)
 LEADING_PREPOSITION = re.compile(r"^(?:by|with|for|from|in|on|at|into|through|using|via)\b", re.IGNORECASE)
 ENABLING = re.compile(r"^(?P<who>[\w' -]+?)\s+to\s+(?P<rest>(?P<verb>\w+)\b.*)$")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|(?<=[a-z][.!?])(?=[A-Z])")  # also "deadline.It supports"
+# also "deadline.It supports" and a quotation or parenthesis that ends the sentence ('a week." The site')
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|(?<=[.!?][\"”’')])\s+(?=[A-Z])|(?<=[a-z][.!?])(?=[A-Z])")
+#: a second requirement with its own subject inside one sentence (", and users should be able to ...")
+SECOND_SUBJECT = re.compile(r"(?:,\s*|\s+)(?:and|while|but)\s+(?=(?:(?!(?:so|that|which|who|where|when|if|because|as)\b)"
+                            r"\w+\s+){1,3}?(?:can|should|must|could|will|may|(?:is|are) able to|need to|needs to)\b)",
+                            re.IGNORECASE)
+#: the first sentence's list of features ("a page for X, featuring A, B and C")
+FEATURING = re.compile(r"\b(?:featuring|with features? (?:like|such as|including)|offering features? (?:like|such as))\s+"
+                       r"(?P<rest>.+)$", re.IGNORECASE)
+#: "where users register, log in and ...": the subject and the first verb of a clause without a modal
+SUBJECT_VERB = re.compile(r"^(?P<who>(?:the\s+)?[\w'-]+(?:\s+[\w'-]+)?)\s+(?P<rest>(?P<verb>[a-z]+)\b.*)$", re.IGNORECASE)
 STATE = "state"  # the verb of a requirement stated as a whole sentence
+#: verbs that make a requirement on their own ("users register, log in and ...")
+STANDALONE = {"register", "subscribe", "enroll", "rsvp", "vote", "checkout"}
 FEATURE_LEAD = re.compile(r"^(?:(?:new|additional|other) features?:?\s*)?(?:\d+[.)]\s*)?", re.IGNORECASE)
 PARTICIPLE = {"log": "logged", "plan": "planned", "set": "set", "submit": "submitted", "drag": "dragged",
               "write": "written", "send": "sent", "build": "built", "pay": "paid", "buy": "bought", "get": "received"}
@@ -75,7 +87,7 @@ def _sentence(text: str) -> str:
     if len(text) > 220:
         text = text[:220].rsplit(" ", 1)[0] + " …"
     text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "…", "!", "?")) else text + "."
+    return text if re.search(r"[.…!?][\"”’')]?$", text) else text + "."
 
 
 def _actor(subject: str) -> str:
@@ -138,8 +150,19 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
     if there:
         return [Requirement("The app", "have", "have " + _pronouns(there.group("rest")), _head(there.group("rest")))]
     where = WHERE.search(sentence)
+    featuring = FEATURING.search(sentence) if first else None
+    if featuring and not (where and where.start() < featuring.start()):
+        return listed_features(featuring.group("rest"))
     if first and where:
         sentence = where.group("rest")
+        enabled = ENABLING.match(sentence)
+        plain = SUBJECT_VERB.match(sentence)
+        if MODAL.match(sentence):
+            pass
+        elif enabled and enabled.group("verb").lower() in VERBS:  # "that allows the user to define ..."
+            sentence = f"{enabled.group('who')} can {enabled.group('rest')}"
+        elif plain and plain.group("verb").lower() in VERBS:  # "where users register, log in and ..."
+            sentence = f"{plain.group('who')} can {plain.group('rest')}"
     elif first and re.match(r"^(?:I(?:'d| would)? (?:like|want|need)|Build|Create|Make|Design|Develop)\b", sentence, re.I):
         return []  # what the app is, not what it must do
     modal = MODAL.match(sentence)
@@ -185,6 +208,23 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
     return out
 
 
+def listed_features(text: str) -> list[Requirement]:
+    """One requirement per feature of a list the first sentence gives ("featuring topic pages, review browsing and
+    liking/saving"), in the list's own words; commas inside parentheses do not cut a feature."""
+    parts, depth, current = [], 0, ""
+    for piece in re.split(r"(\(|\)|,\s*(?:and\s+|or\s+)?|\s+and\s+)", text.strip().rstrip(".;:!")):
+        depth += piece == "("
+        depth -= piece == ")"
+        if depth <= 0 and re.fullmatch(r",\s*(?:and\s+|or\s+)?|\s+and\s+", piece or ""):
+            parts.append(current)
+            current = ""
+        else:
+            current += piece or ""
+    parts.append(current)
+    return [Requirement("The app", STATE, f"The app offers {_pronouns(p.strip())}", "") for p in parts
+            if re.search(r"[A-Za-z]{3,}", p)]
+
+
 def statement_requirement(sentence: str) -> Requirement | None:
     """A feature the instruction states without a modal verb ("It supports binding tasks to tasks.", "Support for
     template favorites, with a favorites list;"), as one requirement in the sentence's own words; None for
@@ -200,18 +240,33 @@ def statement_requirement(sentence: str) -> Requirement | None:
     return Requirement("The app", STATE, _pronouns(text), "")
 
 
+def _clauses(sentence: str) -> list[str]:
+    """``sentence`` cut before each further subject with its own modal verb (", and users should be able to ..."),
+    only where the part before has a modal verb too (else the cut would leave a fragment)."""
+    out, start = [], 0
+    for cut in SECOND_SUBJECT.finditer(sentence):
+        if MODAL.match(sentence[start:cut.start()]):
+            out.append(sentence[start:cut.start()])
+            start = cut.end()
+    return [*out, sentence[start:]]
+
+
 def requirements(instruction: str) -> list[Requirement]:
     """Every requirement of the instruction, in its order, without repeats."""
     found: list[Requirement] = []
     seen: set[str] = set()
-    for n, sentence in enumerate(s for s in _SENTENCE.split(instruction.strip()) if s.strip()):
-        reqs = sentence_requirements(sentence, n == 0)
-        if not reqs and n > 0:
-            stated = statement_requirement(sentence)
-            reqs = [stated] if stated else []
+    sentences = [s for s in _SENTENCE.split(instruction.strip()) if s.strip()]
+    for n, whole in enumerate(sentences):
+        reqs = []
+        for k, sentence in enumerate(_clauses(whole) if n > 0 else [whole]):
+            part = sentence_requirements(sentence, n == 0 and k == 0)
+            if not part and n > 0:
+                stated = statement_requirement(sentence)
+                part = [stated] if stated else []
+            reqs += part
         for req in reqs:
             key = req.text.lower()
-            if key not in seen and len(req.phrase.split()) >= 2:
+            if key not in seen and (len(req.phrase.split()) >= 2 or req.phrase.lower() in STANDALONE):
                 seen.add(key)
                 found.append(req)
     return found
