@@ -287,3 +287,26 @@ def test_deleting_an_entry_without_any_confirmation_is_a_finding(session, mode):
         assert messages == [] and [c.probe for c in sess.log.covered] == ["delete-confirm"]
         assert verdict.status is not Status.failed
     assert sess.shows("Write the quarterly report"), "the deleted entry's storage was not put back"
+
+
+@pytest.mark.parametrize("bad", [True, False])
+def test_the_second_equal_submission_is_made_in_place_so_entries_kept_in_memory_are_compared(session, bad):
+    sess = session("memory_list.html", bad)
+
+    def reopen():
+        sess.goto()  # a page load: the entries added so far are gone
+        return next(f for f in read_model(sess.page).forms if f.visible)
+
+    def reopen_here():
+        return next((f for f in read_model(sess.page).forms if f.visible), None)
+
+    probe_form(sess, "Add a contact", reopen, reopen_here=reopen_here)
+    found = [f for f in sess.log.findings if f.probe == "duplicate-accepted"]
+    if bad:
+        assert found and "2 entries with it are listed" in found[0].message
+    else:
+        assert not found and "duplicate" in {c.probe for c in sess.log.covered}
+    if bad:  # reopened by loading the page, the first entry is gone and the second looks like a first
+        again = session("memory_list.html", bad)
+        probe_form(again, "Add a contact", lambda: (again.goto(), read_model(again.page).forms[0])[1])
+        assert "duplicate-accepted" not in {f.probe for f in again.log.findings}
