@@ -155,12 +155,12 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
         return listed_features(featuring.group("rest"))
     if first and where:
         sentence = where.group("rest")
-        enabled = ENABLING.match(sentence)
+        allowing = ENABLING.match(sentence)
         plain = SUBJECT_VERB.match(sentence)
         if MODAL.match(sentence):
             pass
-        elif enabled and enabled.group("verb").lower() in VERBS:  # "that allows the user to define ..."
-            sentence = f"{enabled.group('who')} can {enabled.group('rest')}"
+        elif allowing and allowing.group("verb").lower() in VERBS:  # "that allows the user to define ..."
+            sentence = f"{allowing.group('who')} can {allowing.group('rest')}"
         elif plain and plain.group("verb").lower() in VERBS:  # "where users register, log in and ..."
             sentence = f"{plain.group('who')} can {plain.group('rest')}"
     elif first and re.match(r"^(?:I(?:'d| would)? (?:like|want|need)|Build|Create|Make|Design|Develop)\b", sentence, re.I):

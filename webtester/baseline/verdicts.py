@@ -24,6 +24,7 @@ from webtester.models import ActionRecord, BugReport, Evidence, Status, TestItem
 #: finding probe -> the rules it can decide
 PROBE_RULES: dict[str, tuple[str, ...]] = {
     "empty-form-accepted": ("required",),
+    "blank-input-accepted": ("required",),
     "required-field-not-enforced": ("required-choice", "required"),
     "invalid-input-accepted": ("invalid-input",),
     "unavailable-option-accepted": ("unavailable-option",),

@@ -22,8 +22,18 @@ SKIP_TEXT = re.compile(r"^\s*(reset|clear|today|cancel|close|×|✕|skip to)|\b(
 
 _CONTROLS_JS = r"""([limit, perGroup]) => {
   const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  // the highlighted one of a group of like controls (a tab bar, filter chips): the only one with an accent colour
+  const ACCENT = /^(?:bg|text|border)-(?:primary|accent|secondary)(?:-foreground)?(?:\/\d+)?$/;
+  const tokens = el => new Set((typeof el.className === 'string' ? el.className : '').split(/\s+/));
+  const highlighted = el => {
+    const peers = el.parentElement ? [...el.parentElement.children].filter(o => o !== el && o.tagName === el.tagName) : [];
+    if (peers.length < 2) return false;
+    const theirs = new Set(peers.flatMap(o => [...tokens(o)]));
+    return [...tokens(el)].some(t => ACCENT.test(t) && !theirs.has(t));
+  };
   const active = el => el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-pressed') === 'true' ||
-    !!el.getAttribute('aria-current') || /\b(active|selected|current|is-active)\b/.test(el.className || '');
+    !!el.getAttribute('aria-current') || ['active', 'on', 'checked'].includes(el.getAttribute('data-state')) ||
+    /\b(active|selected|current|is-active)\b/.test(el.className || '') || highlighted(el);
   const all = [...document.querySelectorAll('button, a[href], [role=button], [role=tab], [role=link]')].filter(el =>
     !el.closest('form') && !el.disabled && vis(el) && !active(el) && !el.hasAttribute('download'));
   const groups = {}; const out = [];

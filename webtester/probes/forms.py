@@ -1,4 +1,4 @@
-"""Form probes: empty and valid submissions, invalid values, dates in the past or the future and end dates before
+"""Form probes: empty and valid submissions, text fields holding only spaces, invalid values, dates in the past or the future and end dates before
 start dates, unset required choices, unavailable options, buttons that stay disabled, feedback, clearing, the
 same data submitted twice, and whether created or deleted entries survive a reload. The steps of a wizard are
 filled one after another, so that a page that goes blank on a later step is seen.
@@ -46,7 +46,7 @@ NOT_CREATING = re.compile(r"\b(sign ?in|log ?in|login|password|subscribe|newslet
 #: the button of a wizard's step
 STEP_WORDS = re.compile(r"^\s*(next|continue)\b", re.IGNORECASE)
 #: signs that a submission was taken: strong ones name what was saved, weak ones only show that the page changed
-STRONG_SIGNS = frozenset({"message", "list-grew", "entry-shown"})
+STRONG_SIGNS = frozenset({"message", "list-grew", "entry-shown", "field-added"})
 WEAK_SIGNS = frozenset({"form-closed", "navigated", "new-text"})
 #: what shows a submission was taken, beyond new text on the page
 CLEAR_SIGNS = STRONG_SIGNS | (WEAK_SIGNS - {"new-text"})
@@ -74,6 +74,17 @@ _FORM_STATE_JS = r"""([formSel, submitSel]) => {
 }""".replace("DATE_ASKED", json.dumps(DATE_ASKED))
 
 
+#: the visible text fields outside the form (a list of editable entries beside it), and whether one holds the token
+_FIELDS_OUTSIDE_JS = r"""([formSel, ownSels, token]) => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const form = document.querySelector(formSel);
+  const own = new Set(ownSels.map(s => document.querySelector(s)).filter(Boolean));
+  const outside = [...document.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea')]
+    .filter(e => vis(e) && !own.has(e) && !(form && form.tagName === 'FORM' && form.contains(e)) && !e.closest('[role=dialog]'));
+  return {count: outside.length, holds: !!token && outside.some(e => e.value.includes(token))};
+}"""
+
+
 @dataclass
 class Submission:
     """What one submission did."""
@@ -84,6 +95,9 @@ class Submission:
     token: str
     token_shown: bool
     entry_listed: bool = False
+    #: text fields outside the form before and after (an entry added as an editable row grows them)
+    fields_before: int = 0
+    fields_after: int = 0
 
     @property
     def new_lines(self) -> list[str]:
@@ -115,6 +129,8 @@ class Submission:
             signs.add("list-grew")
         if self.token_shown:
             signs.add("entry-shown")
+        if self.fields_after > self.fields_before and self.form_after.get("visible"):
+            signs.add("field-added")  # a row of fields beside a form that stays (steps of an editor), not a wizard's next step
         if self.form_after.get("present") is False or not self.form_after.get("visible", True):
             signs.add("form-closed")
         if self.new_lines:
@@ -220,6 +236,8 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
         return None
     sess.spend()
     before = sess.state()
+    own = [f.sel for f in form.fields]
+    fields_before = evaluate(sess.page, _FIELDS_OUTSIDE_JS, [form.sel, own, ""]) or {}
     mark = sess.before_action()
     button = sess.page.locator(form.submit).first
     try:
@@ -232,8 +250,10 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
     sess.settle(250)
     sess.check_blank(f'form "{form.name or form.submit_text or "form"}"', "submitting", mark)
     after = sess.state()
-    shown = sess.shows(token)
-    return Submission(before, after, form_state(sess, form), token, shown, shown and sess.shows(token, in_list=True))
+    fields_after = evaluate(sess.page, _FIELDS_OUTSIDE_JS, [form.sel, own, token]) or {}
+    shown = sess.shows(token) or bool(fields_after.get("holds"))  # also as the value of an editable row
+    return Submission(before, after, form_state(sess, form), token, shown, shown and sess.shows(token, in_list=True),
+                      int(fields_before.get("count") or 0), int(fields_after.get("count") or 0))
 
 
 def _set_value(sess: ProbeSession, f: Field, value: str) -> None:
@@ -298,6 +318,9 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
                        full=True, expect=[empty_checks[1]], steps=empty_steps, new_text=empty.new_lines[:5])
         elif empty.rejected:
             sess.ok("required", where, "an empty submission was rejected with a message", expect=[empty_checks[0]], steps=empty_steps)
+    if empty_blocked or (empty is not None and empty.rejected):
+        if not _blank_probe(sess, where, valid, reopen):
+            return
     _after_valid(sess, form, where, valid)
 
     # 3. invalid values, one field at a time
@@ -384,6 +407,32 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     # 6. the same data submitted twice (not for forms that create nothing, e.g. signing in)
     if not NOT_CREATING.search(f"{name} {form.submit_text}"):
         _duplicate_probe(sess, where, valid, reopen, reopen_here)
+
+
+def _blank_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reopen) -> bool:
+    """The form refuses to be empty: its required text fields holding only spaces must be refused too (a finding
+    when that is accepted like the valid data). False when the form could not be opened again."""
+    form = reopen()
+    if form is None:
+        return False
+    texts = [f for f in form.fields if f.kind in ("text", "textarea") and f.visible and not f.disabled and not f.optional]
+    if not texts:
+        return True
+    token = sess.token()
+    fill_form(sess, form, token)
+    for f in texts:
+        _set_value(sess, f, "   ")
+    label = f'{where} with {", ".join(repr(f.label) for f in texts[:3] if f.label) or "its text fields"} holding only spaces'
+    if form_state(sess, form).get("disabled"):
+        sess.ok("required", label, "text fields holding only spaces keep the submit button disabled")
+        return True
+    result = submit(sess, form, token)
+    sess.step(f"{where}: submitted with only spaces in the required text fields")
+    if result is not None:
+        _refusal_outcome(sess, form, result, valid, label,
+                         ("blank-input-accepted", "text fields holding only spaces were accepted like real values"),
+                         ("required", "text fields holding only spaces were rejected"), new_text=result.new_lines[:5])
+    return True
 
 
 def walk_steps(sess: ProbeSession, where: str, first: FormModel, max_steps: int = 4) -> None:
