@@ -308,7 +308,7 @@ def test_the_second_equal_submission_is_made_in_place_so_entries_kept_in_memory_
         assert blank and "'Name'" in blank[0].element  # a name of spaces only was taken like a real one
     else:
         assert not found and not blank and "duplicate" in {c.probe for c in sess.log.covered}
-        assert any("only spaces" in c.element for c in sess.log.covered if c.probe == "required")
+        assert any("only spaces" in c.element for c in sess.log.covered if c.probe == "blank-input")
     if bad:  # reopened by loading the page, the first entry is gone and the second looks like a first
         again = session("memory_list.html", bad)
         probe_form(again, "Add a contact", lambda: (again.goto(), read_model(again.page).forms[0])[1])

@@ -154,3 +154,10 @@ def test_the_feature_search_leaves_the_baselines_own_date_and_duplicate_items_to
     own, other = (tester.detect(i, None, budget) for i in items)
     assert own.status is Status.error and "rules: duplicate" in (own.evidence.notes or "")
     assert other.status is Status.failed  # the same model fails an item it may search
+
+
+def test_a_name_of_spaces_accepted_decides_items_about_spaces_not_every_required_field_item():
+    exploration = Exploration(findings=[{**_finding("blank-input-accepted"), "element": 'form "Add Step" with \'Name\' holding only spaces',
+                                         "message": "text fields holding only spaces were accepted like real values", "details": {}}])
+    assert decide(_gold("You cannot add empty steps or steps that contain only spaces."), exploration).status is Status.failed
+    assert decide(_gold("If a required field is left empty, the record cannot be saved."), exploration).status is Status.error

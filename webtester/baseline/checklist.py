@@ -145,9 +145,9 @@ _RULE_PATTERNS: list[tuple[str, str]] = [
                        r"\bconfirm\w*\b(?!\s+(?:message|toast|notification|email))[^.]{0,40}\b(?:delet|remov)"),
     ("required", r"required|cannot be (?:saved|submitted|placed|posted|sent)|can't (?:save|submit)|incomplete|missing|"
                  r"(?:submitted|submitting|left) (?:it )?empty|empty (?:form|field|submission)|at least \d+ characters|"
-                 r"only (?:spaces|whitespace|blanks)|whitespace|"
                  r"without (?:any |entering (?:any )?)?(?:input|content|text|data|information)|"
                  r"\b(?:add|create|save|submit|publish|post)\w* (?:an? )?(?:empty|blank) \w+"),
+    ("blank-input", r"only (?:spaces|whitespace|blanks)|whitespace|spaces? only|(?:blank|empty) spaces"),
     ("required-choice", r"without (?:a |choosing )?(?:star |a )?(?:rating|choice|selection)|rating is required|picking \d+ to \d+ stars"),
     ("invalid-input", r"invalid|reject|negative|positive number|zero|format|nonsense|out[- ]of[- ]range|sensible ranges?|"
                       r"validat|look valid"),

@@ -24,7 +24,7 @@ from webtester.models import ActionRecord, BugReport, Evidence, Status, TestItem
 #: finding probe -> the rules it can decide
 PROBE_RULES: dict[str, tuple[str, ...]] = {
     "empty-form-accepted": ("required",),
-    "blank-input-accepted": ("required",),
+    "blank-input-accepted": ("blank-input",),
     "required-field-not-enforced": ("required-choice", "required"),
     "invalid-input-accepted": ("invalid-input",),
     "unavailable-option-accepted": ("unavailable-option",),
@@ -80,10 +80,11 @@ def _within(part: str, whole: str) -> bool:
 
 
 FORM_RULES = frozenset({"required", "required-choice", "unavailable-option", "feedback", "form-cleared", "stays-disabled",
-                        "persist-create", "persist-delete", "past-date", "future-date", "date-order", "duplicate"})
+                        "persist-create", "persist-delete", "past-date", "future-date", "date-order", "duplicate",
+                        "blank-input"})
 #: rules narrow enough that their records concern any item with the rule (what a date or a repeated submission is
 #: about rarely names the form's field the way the item does)
-SPECIFIC_RULES = frozenset({"past-date", "future-date", "date-order", "duplicate", "delete-confirm"})
+SPECIFIC_RULES = frozenset({"past-date", "future-date", "date-order", "duplicate", "delete-confirm", "blank-input"})
 #: repeats a form submission does not exercise (a like, a bookmark, a request)
 NOT_SUBMITTED = re.compile(r"\b(?:likes?|liked|favou?rites?|bookmark\w*|vot\w+|debounc\w*|requests?)\b", re.IGNORECASE)
 #: rules a record of which concerns an item only when the record names what the item is about

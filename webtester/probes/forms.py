@@ -424,14 +424,14 @@ def _blank_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reop
         _set_value(sess, f, "   ")
     label = f'{where} with {", ".join(repr(f.label) for f in texts[:3] if f.label) or "its text fields"} holding only spaces'
     if form_state(sess, form).get("disabled"):
-        sess.ok("required", label, "text fields holding only spaces keep the submit button disabled")
+        sess.ok("blank-input", label, "text fields holding only spaces keep the submit button disabled")
         return True
     result = submit(sess, form, token)
     sess.step(f"{where}: submitted with only spaces in the required text fields")
     if result is not None:
         _refusal_outcome(sess, form, result, valid, label,
                          ("blank-input-accepted", "text fields holding only spaces were accepted like real values"),
-                         ("required", "text fields holding only spaces were rejected"), new_text=result.new_lines[:5])
+                         ("blank-input", "text fields holding only spaces were rejected"), new_text=result.new_lines[:5])
     return True
 
 
