@@ -256,10 +256,10 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
                       int(fields_before.get("count") or 0), int(fields_after.get("count") or 0))
 
 
-def _set_value(sess: ProbeSession, f: Field, value: str) -> None:
+def _set_value(sess: ProbeSession, f: Field, value: str, *, timeout_ms: float = ACTION_TIMEOUT_MS) -> None:
     loc = sess.page.locator(f.sel).first
     with sess.journal.act("fill", loc, value, key=f.sel):
-        loc.fill(value, timeout=ACTION_TIMEOUT_MS)
+        loc.fill(value, timeout=timeout_ms)
     loc.dispatch_event("change")
     loc.blur()
     sess.settle(60)
@@ -318,9 +318,6 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
                        full=True, expect=[empty_checks[1]], steps=empty_steps, new_text=empty.new_lines[:5])
         elif empty.rejected:
             sess.ok("required", where, "an empty submission was rejected with a message", expect=[empty_checks[0]], steps=empty_steps)
-    if empty_blocked or (empty is not None and empty.rejected):
-        if not _blank_probe(sess, where, valid, reopen):
-            return
     _after_valid(sess, form, where, valid)
 
     # 3. invalid values, one field at a time
@@ -358,6 +355,10 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
 
     # 3b. dates far in the past or the future, and an end date before its start date
     if not _date_probes(sess, form, where, valid, reopen):
+        return
+
+    # 3c. a form that refuses to be empty must refuse text fields holding only spaces
+    if (empty_blocked or (empty is not None and empty.rejected)) and not _blank_probe(sess, where, valid, reopen):
         return
 
     # 4. a required choice (a radio group or a custom select with nothing chosen by default) left unset
@@ -415,14 +416,21 @@ def _blank_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reop
     form = reopen()
     if form is None:
         return False
-    texts = [f for f in form.fields if f.kind in ("text", "textarea") and f.visible and not f.disabled and not f.optional]
+    texts = [f for f in form.fields if f.kind in ("text", "textarea") and f.visible and not f.disabled and not f.optional][:3]
     if not texts:
         return True
     token = sess.token()
     fill_form(sess, form, token)
+    spaced = []
     for f in texts:
-        _set_value(sess, f, "   ")
-    label = f'{where} with {", ".join(repr(f.label) for f in texts[:3] if f.label) or "its text fields"} holding only spaces'
+        try:
+            _set_value(sess, f, "   ", timeout_ms=1500)
+        except Exception:  # a field that takes no typing (read-only, covered): left as filled
+            continue
+        spaced.append(f)
+    if not spaced:
+        return True
+    label = f'{where} with {", ".join(repr(f.label) for f in spaced[:3] if f.label) or "its text fields"} holding only spaces'
     if form_state(sess, form).get("disabled"):
         sess.ok("blank-input", label, "text fields holding only spaces keep the submit button disabled")
         return True
@@ -571,15 +579,18 @@ def _submit_same(sess: ProbeSession, where: str, token: str, attempt: str,
 
 def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reopen,
                      reopen_here: Reopen | None = None) -> None:
-    """Submit the same data twice (the second time in place when ``reopen_here`` finds the form, so entries kept
-    only in memory are still listed): a second entry with it listed beside the first, or the same success again
-    with no warning when the first entry is not listed (and the form is a ``<form>``), is a finding; a rejected
-    second submission is coverage."""
+    """Submit the same data twice (the second time in place when the first entry is listed and ``reopen_here`` finds
+    the form, so entries kept only in memory are still listed): a second entry with it listed beside the first, or
+    the same success again with no warning when the first entry is not listed (and the form is a ``<form>``), is a
+    finding; a rejected second submission is coverage."""
     token = sess.token()
     first = _submit_same(sess, where, token, "first", reopen)
     if first is None or not first[1].accepted_like(valid):
         return
-    second = None if reopen_here is None else _submit_same(sess, where, token, "second", reopen_here)
+    # in place only where the first entry is listed (a list kept in memory); elsewhere the page is loaded again, so
+    # the success message of the second submission is new on the page as the valid one's was
+    in_place = reopen_here is not None and first[1].entry_listed
+    second = _submit_same(sess, where, token, "second", reopen_here) if in_place and reopen_here else None
     if second is None:
         second = _submit_same(sess, where, token, "second", reopen)
     if second is None:
