@@ -177,6 +177,9 @@ def test_a_control_whose_handler_only_takes_the_focus_is_dead(session):
     probe_controls(sess)
     dead = [f for f in sess.log.findings if f.probe == "dead-control"]
     assert len(dead) == 1 and "Download" in dead[0].element, [f"{f.probe}: {f.element}" for f in sess.log.findings]
+    # the chosen filter, styled as such, is not clicked; its siblings are and respond
+    assert not any('"All"' in c.element for c in sess.log.covered if c.probe == "dead-control")
+    assert any('"Paid"' in c.element for c in sess.log.covered if c.probe == "dead-control")
 
 
 def test_a_click_that_leaves_a_blank_page_fails_the_items_of_its_flow(session):
