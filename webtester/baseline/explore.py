@@ -162,20 +162,21 @@ class Explorer:
                     except Exception:
                         continue
                     self.sess.settle()
-                for form in read_model(self.page).forms:
-                    if form.signature == spot.signature and form.visible:
-                        return form
+                form = self._shown(spot)
+                if form is not None:
+                    return form
             return None
 
         return reopen
 
+    def _shown(self, spot: _FormSpot) -> FormModel | None:
+        """The form of ``spot`` as the page shows it now (None when it is not visible)."""
+        return next((f for f in read_model(self.page).forms if f.signature == spot.signature and f.visible), None)
+
     def _reopen_here(self, spot: _FormSpot):
         def reopen_here() -> FormModel | None:
             # the form where it is now, or opened again from this page: nothing the app holds in memory is lost
-            def visible() -> FormModel | None:
-                return next((f for f in read_model(self.page).forms if f.signature == spot.signature and f.visible), None)
-
-            form = visible()
+            form = self._shown(spot)
             if form is not None or not spot.opener:
                 return form
             self.sess.spend()
@@ -184,7 +185,7 @@ class Explorer:
             except Exception:
                 return None
             self.sess.settle()
-            return visible()
+            return self._shown(spot)
 
         return reopen_here
 

@@ -155,14 +155,11 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
         return listed_features(featuring.group("rest"))
     if first and where:
         sentence = where.group("rest")
-        allowing = ENABLING.match(sentence)
-        plain = SUBJECT_VERB.match(sentence)
-        if MODAL.match(sentence):
-            pass
-        elif allowing and allowing.group("verb").lower() in VERBS:  # "that allows the user to define ..."
-            sentence = f"{allowing.group('who')} can {allowing.group('rest')}"
-        elif plain and plain.group("verb").lower() in VERBS:  # "where users register, log in and ..."
-            sentence = f"{plain.group('who')} can {plain.group('rest')}"
+        if not MODAL.match(sentence):  # "that allows the user to define ...", "where users register, log in and ..."
+            lead = next((m for m in (ENABLING.match(sentence), SUBJECT_VERB.match(sentence))
+                         if m and m.group("verb").lower() in VERBS), None)
+            if lead:
+                sentence = f"{lead.group('who')} can {lead.group('rest')}"
     elif first and re.match(r"^(?:I(?:'d| would)? (?:like|want|need)|Build|Create|Make|Design|Develop)\b", sentence, re.I):
         return []  # what the app is, not what it must do
     modal = MODAL.match(sentence)
@@ -211,16 +208,13 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
 def listed_features(text: str) -> list[Requirement]:
     """One requirement per feature of a list the first sentence gives ("featuring topic pages, review browsing and
     liking/saving"), in the list's own words; commas inside parentheses do not cut a feature."""
-    parts, depth, current = [], 0, ""
-    for piece in re.split(r"(\(|\)|,\s*(?:and\s+|or\s+)?|\s+and\s+)", text.strip().rstrip(".;:!")):
-        depth += piece == "("
-        depth -= piece == ")"
-        if depth <= 0 and re.fullmatch(r",\s*(?:and\s+|or\s+)?|\s+and\s+", piece or ""):
-            parts.append(current)
-            current = ""
+    pieces = re.split(r"(,\s*(?:and\s+|or\s+)?|\s+and\s+)", text.strip().rstrip(".;:!"))
+    parts = [pieces[0]]
+    for sep, piece in zip(pieces[1::2], pieces[2::2]):
+        if parts[-1].count("(") > parts[-1].count(")"):  # inside parentheses, as in _verb_phrases
+            parts[-1] += sep + piece
         else:
-            current += piece or ""
-    parts.append(current)
+            parts.append(piece)
     return [Requirement("The app", STATE, f"The app offers {_pronouns(p.strip())}", "") for p in parts
             if re.search(r"[A-Za-z]{3,}", p)]
 

@@ -1,6 +1,6 @@
-"""Form probes: empty and valid submissions, text fields holding only spaces, invalid values, dates in the past or the future and end dates before
-start dates, unset required choices, unavailable options, buttons that stay disabled, feedback, clearing, the
-same data submitted twice, and whether created or deleted entries survive a reload. The steps of a wizard are
+"""Form probes: empty and valid submissions, text fields holding only spaces, invalid values, dates in the past or
+the future and end dates before start dates, unset required choices, unavailable options, buttons that stay
+disabled, feedback, clearing, the same data submitted twice, and whether created or deleted entries survive a reload. The steps of a wizard are
 filled one after another, so that a page that goes blank on a later step is seen.
 
 Fields with no ``<form>`` element (``FormModel.loose``) get the same battery, with two cautions: new text alone
@@ -10,8 +10,9 @@ two entries with it are listed.
 Each probe reopens the form through a caller-supplied ``reopen()`` (which navigates to the form and clicks
 whatever opens it) so every submission starts from the same state. The second of two equal submissions reopens
 it in place when the caller supplies ``reopen_here()`` (the form as it is on the page, or opened again from
-there, without loading the page): an app that keeps its entries only in memory then still lists the first. A value counts as accepted only when the
-submission shows the same kind of success as a valid one and no error; anything unclear is not a finding.
+there, without loading the page): an app that keeps its entries only in memory then still lists the first. A
+value counts as accepted only when the submission shows the same kind of success as a valid one and no error;
+anything unclear is not a finding.
 """
 
 from __future__ import annotations
@@ -430,7 +431,7 @@ def _blank_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reop
         spaced.append(f)
     if not spaced:
         return True
-    label = f'{where} with {", ".join(repr(f.label) for f in spaced[:3] if f.label) or "its text fields"} holding only spaces'
+    label = f'{where} with {", ".join(repr(f.label) for f in spaced if f.label) or "its text fields"} holding only spaces'
     if form_state(sess, form).get("disabled"):
         sess.ok("blank-input", label, "text fields holding only spaces keep the submit button disabled")
         return True
@@ -589,8 +590,7 @@ def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: 
         return
     # in place only where the first entry is listed (a list kept in memory); elsewhere the page is loaded again, so
     # the success message of the second submission is new on the page as the valid one's was
-    in_place = reopen_here is not None and first[1].entry_listed
-    second = _submit_same(sess, where, token, "second", reopen_here) if in_place and reopen_here else None
+    second = _submit_same(sess, where, token, "second", reopen_here) if reopen_here and first[1].entry_listed else None
     if second is None:
         second = _submit_same(sess, where, token, "second", reopen)
     if second is None:
