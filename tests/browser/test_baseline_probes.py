@@ -119,6 +119,29 @@ def test_probes_silent_without_defects(session, name, run, expected):
 
 
 @pytest.mark.parametrize("bad", [True, False])
+def test_the_search_is_tried_on_the_last_entry_too(session, bad):
+    """A search that looks through only the first entries: the first entry's name finds it, the last entry's
+    name does not, and that miss is the finding."""
+    sess = session("list.html?partial=1", bad=bad)
+    model = read_model(sess.page)
+    ListProbe(sess, model).search(model.search_boxes()[0])
+    searched = [s for s in sess.log.steps if s.startswith("list: search")]
+    assert any("'Alder Supplies'" in s for s in searched) and any("'Fern Outdoor'" in s for s in searched), searched
+    misses = [f.details["entry"] for f in sess.log.findings if f.probe == "search-misses-entry"]
+    assert misses == (["Fern Outdoor"] if bad else [])
+
+
+def test_results_listed_elsewhere_are_not_a_missed_search(session):
+    """While searching, the page lists its results in another element: the list read before the search is
+    empty, but the entry is shown, so nothing is reported."""
+    sess = session("list.html?moved=1", bad=False)
+    model = read_model(sess.page)
+    ListProbe(sess, model).search(model.search_boxes()[0])
+    assert not [f for f in sess.log.findings if f.probe == "search-misses-entry"]
+    assert any("still shown; not judged" in s for s in sess.log.steps), sess.log.steps
+
+
+@pytest.mark.parametrize("bad", [True, False])
 def test_a_custom_select_filter_is_opened_and_each_option_judged(session, bad):
     """The list's category filter as a custom select with no label of its own: it is named by what it shows, its
     options are read by opening it, and choosing "Tools" is judged like a native select's option."""

@@ -226,15 +226,23 @@ class Explorer:
         self.scan("start page")
         self._register_forms(start, self.start_url, None)
 
+        searched: list[str] = []  # other pages with a list and a search box
         for url in self._page_links(start):
             sess.goto(url)
             self.pages.append(url)
             sess.step(f"visited {url}")
             self.scan(url)
-            self._register_forms(read_model(self.page), url, None)
+            model = read_model(self.page)
+            self._register_forms(model, url, None)
+            if model.list_sel and model.search_boxes():
+                searched.append(url)
 
         sess.goto()
         self._lists(read_model(self.page))
+        for url in searched[:2]:  # a search often has its own route
+            sess.goto(url)
+            self._lists(read_model(self.page))
+        sess.goto()
         probe_delete_confirmation(sess, list(dict.fromkeys([self.start_url, *self.pages]))[:4])
         sess.goto()
 
