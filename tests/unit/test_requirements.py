@@ -113,3 +113,13 @@ def test_a_second_subject_a_quoted_sentence_end_a_clause_without_modal_and_a_fea
     assert texts("I want a page that allows the user to define workflow steps.") == ["Users can define workflow steps."]
     assert texts(REVIEWS) == ["The app offers topic page display.", "The app offers review browsing.", "The app offers liking/saving.",
                               "The app offers a dashboard (with trend charts, chart switching and zooming)."]
+
+
+def test_an_implied_item_agrees_with_the_head_of_its_object_and_carries_no_doubled_article():
+    """"the list of all assets" is one list; "the data assets assigned" are many."""
+    instruction = ("I want an asset register. Users should be able to view the list of all assets and view the data "
+                   "assets assigned to them.")
+    shown = [t for dim, t, *_ in implied_items(requirements(instruction)) if dim is Dimension.content]
+    assert "The list of all assets shown displays complete, clear and relevant information." in shown, shown
+    assert "The data assets assigned shown display complete, clear and relevant information." in shown, shown
+    assert not any("The the" in t for t in shown)

@@ -267,7 +267,11 @@ def requirements(instruction: str) -> list[Requirement]:
 
 
 def _be(obj: str) -> str:
-    return "are" if re.search(r"(?<!s)s$", obj.split(" ")[-1] if obj else "") else "is"
+    """'are' when the head noun of ``obj`` is plural ("the list of assets" is; "data assets assigned" are)."""
+    head = re.split(r"\s+(?:of|for|with|in|on|by|to|from|that|which|who)\s+", obj.strip(), maxsplit=1)[0].split()
+    while len(head) > 1 and head[-1].endswith("ed"):
+        head.pop()  # a trailing participle: "assets assigned"
+    return "are" if head and re.search(r"(?<![siu])s$", head[-1]) else "is"
 
 
 def _participle(verb: str) -> str:
@@ -318,6 +322,8 @@ def implied_items(reqs: list[Requirement]) -> list[tuple[Dimension, str, str, st
             add("find-update", "", (IX, _sentence(f"After switching the criteria, the {obj} shown update in real time"),
                                     "Change the criteria several times.", "The list updates at once.", None))
         elif r.verb in SHOW:
-            add("show-complete", obj, (CT, _sentence(f"The {obj} shown display complete, clear and relevant information"),
+            bare = re.sub(r"^(?:the|a|an)\s+", "", obj, flags=re.IGNORECASE)
+            shows = "display" if _be(bare) == "are" else "displays"
+            add("show-complete", obj, (CT, _sentence(f"The {bare} shown {shows} complete, clear and relevant information"),
                                        f"Look at the {obj}.", "Every entry shows its information completely.", None))
     return out
