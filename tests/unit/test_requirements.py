@@ -116,7 +116,7 @@ def test_a_second_subject_a_quoted_sentence_end_a_clause_without_modal_and_a_fea
 
 
 def test_an_implied_item_agrees_with_the_head_of_its_object_and_carries_no_doubled_article():
-    """"the list of all assets" is one list; "the data assets assigned" are many."""
+    """A list of all assets is one list and takes "displays"; data assets assigned are many and take "display"."""
     instruction = ("I want an asset register. Users should be able to view the list of all assets and view the data "
                    "assets assigned to them.")
     shown = [t for dim, t, *_ in implied_items(requirements(instruction)) if dim is Dimension.content]
