@@ -67,6 +67,21 @@ def test_probe_fires_on_its_page(browser, server, tmp_path, page_name, expected)
 
 
 @pytest.mark.browser
+def test_undefined_is_a_word_of_a_page_about_program_errors(browser, server, tmp_path):
+    """A developers' forum quotes "Cannot read properties of undefined": no leftover. A value never filled in
+    (NaN) on the same page still is one."""
+    assert [f.message for f in _probe(browser, server, "code_forum.html", tmp_path)] == []
+    leaked = [f.message for f in _probe(browser, server, "code_forum.html?leak=1", tmp_path)]
+    assert leaked == ["placeholder-like text 'NaN' in: 'Welcome back, NaN'"]
+
+
+@pytest.mark.browser
+def test_a_value_left_undefined_is_placeholder_text(browser, server, tmp_path):
+    (found,) = _probe(browser, server, "leaked_value.html", tmp_path)
+    assert found.probe == "placeholder-text" and "'undefined'" in found.message
+
+
+@pytest.mark.browser
 def test_finding_names_the_element(browser, server, tmp_path):
     (image,) = [f for f in _probe(browser, server, "broken_image.html", tmp_path) if f.probe == "broken-image"]
     assert "#hero" in image.element and "missing-mountain.jpg" in image.message

@@ -45,6 +45,9 @@ PLACEHOLDER_PATTERNS = [
     r"\{\{\s*[\w.]+\s*\}\}",
 ]
 _PLACEHOLDER = PLACEHOLDER = re.compile("|".join(PLACEHOLDER_PATTERNS), re.IGNORECASE)
+#: a page that speaks about program errors, where "undefined" is a word of its subject, not a value left empty
+CODE_TALK = re.compile(r"\b(?:TypeError|ReferenceError|SyntaxError|cannot read propert(?:y|ies)|is not a function|"
+                       r"undefined or null|null or undefined|stack trace)\b", re.IGNORECASE)
 #: texts the patterns above find, as a replay can look for them in the page's text
 PLACEHOLDER_WORDS = ("lorem ipsum", "dolor sit amet", "TODO", "FIXME", "placeholder text", "sample text", "[object Object]",
                      "undefined", "NaN")
@@ -102,7 +105,8 @@ def checked_image_count(page: Page) -> int:
 
 
 def placeholder_text(page: Page, shots: ScreenshotTaker) -> list[Finding]:
-    """Visible text that looks like a template left unfinished (lorem ipsum, TODO, undefined, NaN...)."""
+    """Visible text that looks like a template left unfinished (lorem ipsum, TODO, undefined, NaN...); "undefined" not on a
+    page that speaks about program errors (a developers' forum quoting "Cannot read properties of undefined")."""
     _selector_ready(page)
     blocks = evaluate(
         page, """() => {
@@ -123,8 +127,10 @@ def placeholder_text(page: Page, shots: ScreenshotTaker) -> list[Finding]:
     )
     findings: list[Finding] = []
     seen: set[str] = set()
+    about_code = bool(CODE_TALK.search(" ".join(b["text"] for b in blocks)))
     for block in blocks:
-        match = _PLACEHOLDER.search(block["text"])
+        match = next((m for m in _PLACEHOLDER.finditer(block["text"])
+                      if not (about_code and m.group(0).lower() == "undefined")), None)
         if not match or block["sel"] in seen:
             continue
         seen.add(block["sel"])
