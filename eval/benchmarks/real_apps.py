@@ -59,6 +59,7 @@ from webtester.eval.scoring import Prediction, score_predictions
 from webtester.eval.stats import instance_folds
 from webtester.models import Instance, TestItem, oracle_items
 from webtester.runfolder import EXPLORATION_FILE, LOG_FILE, STATE_GRAPH_FILE, read_json
+from webtester.settings import Settings
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "webtestbench" / "WebTestBench.jsonl"
 SHIPPED_MODEL = Path(__file__).resolve().parents[2] / "webtester" / "baseline" / MODEL_RESOURCE
@@ -242,7 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--max-false-alarms", type=float, default=0.035)
     parser.add_argument("--judge", default="embedding", help="the e2e item-matching judge (default: embedding)")
-    parser.add_argument("--max-items", type=int, default=20)
+    parser.add_argument("--max-items", type=int, default=Settings().max_items,
+                        help="most checklist items in e2e mode (default: the settings' default)")
     parser.add_argument("--modes", default="oracle,e2e")
     parser.add_argument("--prepared-only", action="store_true",
                         help="score only the instances with a preparation in the run (while a run is still going)")
