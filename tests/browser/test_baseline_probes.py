@@ -141,6 +141,26 @@ def test_results_listed_elsewhere_are_not_a_missed_search(session):
     assert any("still shown; not judged" in s for s in sess.log.steps), sess.log.steps
 
 
+def test_an_entry_is_searched_by_its_title_not_by_the_author_named_above_it(session):
+    """Post cards name their author in a small heading above the post's larger title; the feed's search looks
+    through titles and texts only, so searching by the title finds the post and nothing is reported."""
+    sess = session("posts.html", bad=False)
+    model = read_model(sess.page)
+    ListProbe(sess, model).search(model.search_boxes()[0])
+    searched = [s for s in sess.log.steps if s.startswith("list: search")]
+    assert any("'Streetlight out on Maple Avenue'" in s for s in searched), searched
+    assert not [f for f in sess.log.findings if f.probe == "search-misses-entry"]
+
+
+def test_the_sections_of_a_landing_page_are_not_a_list_of_entries(session):
+    """A page made of sections (a hero, a grid of picks, a category band): the list is the grid's cards, so a
+    search probe looks for a product, not for the hero's heading."""
+    sess = session("landing.html", bad=False)
+    model = read_model(sess.page)
+    assert model.list_key == "ARTICLE.card", model.list_key
+    assert model.list_count == 3
+
+
 @pytest.mark.parametrize("bad", [True, False])
 def test_a_custom_select_filter_is_opened_and_each_option_judged(session, bad):
     """The list's category filter as a custom select with no label of its own: it is named by what it shows, its

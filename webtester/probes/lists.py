@@ -430,7 +430,10 @@ ENTRY_FIELDS_JS = r"""([listSel, key, at]) => {
   const items = [...parent.children].filter(c => c.tagName === tag && (!cls || c.classList.contains(cls)) && vis(c));
   const item = items[at < 0 ? items.length + at : at];
   if (!item) return null;
-  const heading = item.querySelector('h1, h2, h3, h4, h5, h6, [class*=title], [class*=name]');
+  // the entry's title: the most prominent heading-like text (a post's title, not its author's name above it)
+  const size = el => parseFloat(getComputedStyle(el).fontSize) || 0;
+  const heading = [...item.querySelectorAll('h1, h2, h3, h4, h5, h6, [class*=title], [class*=name]')]
+    .filter(el => vis(el) && el.innerText.trim()).reduce((best, el) => (!best || size(el) > size(best) ? el : best), null);
   const parts = [];
   const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {

@@ -112,7 +112,8 @@ MODEL_JS = r"""() => {
     if (parent.children.length < 2) continue;
     const groups = {};
     for (const c of parent.children) {
-      if (!vis(c) || ['BUTTON', 'LABEL', 'INPUT', 'SELECT', 'OPTION', 'SCRIPT', 'TEMPLATE'].includes(c.tagName) || clean(c.innerText).length < 8) continue;
+      // page regions (a landing page's sections, its header and footer) are not entries of a list
+      if (!vis(c) || ['BUTTON', 'LABEL', 'INPUT', 'SELECT', 'OPTION', 'SCRIPT', 'TEMPLATE', 'SECTION', 'HEADER', 'FOOTER', 'MAIN', 'ASIDE', 'NAV'].includes(c.tagName) || clean(c.innerText).length < 8) continue;
       const key = c.tagName + '.' + ((c.classList && c.classList[0]) || '');
       (groups[key] = groups[key] || []).push(c);
     }
