@@ -43,6 +43,16 @@ def test_an_item_is_searched_across_every_state_including_labels_and_options():
     assert set(missing.features) == set(FEATURE_NAMES)
 
 
+def test_the_words_of_a_checks_outcome_are_not_looked_for_as_features():
+    """A validation check names its feature and then what must happen (rejected, nothing saved, an error per
+    missing field): only the feature's words are searched, since the outcome is not on screen before the check."""
+    vocab = AppVocabulary.of(graph(), "Employers post jobs.")
+    found = search_item("Jobs cannot be created with required information missing, empty or invalid; a clear error "
+                        "message is shown and nothing is saved. The form rejects the submission.",
+                        Dimension.constraint, vocab)
+    assert found.item_terms == {"job"} and not found.missing
+
+
 def test_the_model_round_trips_and_refuses_features_of_another_version():
     m = model()
     again = AbsenceModel.from_dict(m.to_dict())

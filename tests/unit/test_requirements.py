@@ -123,3 +123,17 @@ def test_an_implied_item_agrees_with_the_head_of_its_object_and_carries_no_doubl
     assert "The list of all assets shown displays complete, clear and relevant information." in shown, shown
     assert "The data assets assigned shown display complete, clear and relevant information." in shown, shown
     assert not any("The the" in t for t in shown)
+
+
+def test_checks_of_unlabelled_number_and_email_fields_still_name_what_they_check():
+    from webtester.baseline.checklist import _implied
+    from webtester.probes.pagemodel import Field, FormModel, PageModel
+
+    fields = [Field("#n", "input", "number", ""), Field("#e", "input", "email", "")]
+    form = FormModel("#f", "Order", True, "#go", "Place order", fields)
+    model = PageModel("http://app/", "Shop", [form], [], None, None, 0, [], [], [], [], [], 0, [])
+    texts = [p.description for p in _implied("A shop.", model)]
+    assert "The value must be a positive number: a negative number is rejected with a validation error instead of " \
+           "being accepted." in texts
+    assert any(t.startswith("The email field rejects an address") for t in texts), texts
+    assert not any("The  " in t for t in texts)

@@ -43,7 +43,8 @@ current given based using use used make makes ensure ensures need needs needed w
 person customer customers member members interface module modules section sections
 """.split())
 #: words that describe behaviour (what must happen, how it is judged) rather than a feature the app would show;
-#: a validation message or a "real-time" update is not on screen until it is triggered
+#: a validation message or a "real-time" update is not on screen until it is triggered, and the verbs and outcome
+#: words of a check (enter, create, rejected, nothing found) or the words form / field are no feature of their own
 BEHAVIOUR = frozenset("""
 cannot prevent prevented require required requirement empty blank invalid valid validation error errors message
 messages warning warn warned prompt prompted attempt attempts try tries submit submitted submission duplicate
@@ -51,6 +52,8 @@ duplicates repeat repeated repeatedly twice same already real time immediately i
 reasonable successful successfully fail failed failure unable clear smooth smoothly without lag quick quickly
 normal normally complete completely fully full accurate properly update updated updates change changes changed
 must only limit limited allow allowed still lost remain remains kept keep keeps persist saved reload refresh
+missing nothing reject rejected rejects instead accept accepted incomplete input otherwise found mismatch scenario
+scenarios create created add added enter entered save form forms field fields
 """.split())
 CONSTRAINT_CUES = re.compile(r"\b(prevent|cannot|can't|must not|not be able|invalid|duplicate|conflict|limit|exceed|"
                              r"required|empty|blank|validat|warning|warn|prompt|restrict|only|at least|at most|"

@@ -196,12 +196,14 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
                     "The submission is rejected with a message per missing field.", "required", name, 2))
         for f in [x for x in form.fields if x.kind == "number" and not x.optional][:2]:
             label = _short(f.label)
-            add(Planned(CS, f"The {label} must be a positive number: a negative {label.lower()} is rejected with a validation "
+            subject, negative = (label, f"a negative {label.lower()}") if label else ("value", "a negative number")
+            add(Planned(CS, f"The {subject} must be a positive number: {negative} is rejected with a validation "
                             "error instead of being accepted.",
-                        f"Fill the {name} form with valid data but a negative {label}, then submit.",
-                        f"An error about the {label} is shown and nothing is saved or calculated.", "invalid-input", label, 1))
+                        f"Fill the {name} form with valid data but {negative}, then submit.",
+                        f"An error about the {subject} is shown and nothing is saved or calculated.", "invalid-input",
+                        label or name, 1))
         for f in [x for x in form.fields if x.kind == "email"][:1]:
-            label = _short(f.label)
+            label = _short(f.label) or "email"
             add(Planned(CS, f"The {label} field rejects an address with an invalid format (for example 'name.example.com') "
                             "with an error.",
                         f"Fill the {name} form with valid data but an email without @, then submit.",
