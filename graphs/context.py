@@ -108,7 +108,7 @@ class RunContext:
     folder: InstanceFolder
     app: AppHandle
     browser: BrowserHandle
-    max_items: int = 30
+    max_items: int = 20
     max_tool_calls_per_item: int = 30
     max_tool_calls_per_instance: int = 150
     item_time_limit: float = 300.0

@@ -58,7 +58,7 @@ def generate_checklist(
     model: BaseChatModel,
     instruction: str,
     app_url: str,
-    max_items: int = 30,
+    max_items: int = 20,
     *,
     retries: int = 2,
     config: RunnableConfig | None = None,

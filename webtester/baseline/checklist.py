@@ -392,7 +392,7 @@ def _requirement_items(instruction: str) -> list[Planned]:
     return items
 
 
-def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 30,
+def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 20,
                    exercised: Collection[str] = ()) -> list[Planned]:
     """The planned items (at most ``max_items``), in dimension order (FT, CS, IX, CT); ``exercised``: the rules the
     app's exploration exercised, which call for items the instruction does not ask for (a Delete control met)."""

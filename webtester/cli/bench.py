@@ -23,7 +23,7 @@ def bench(
     model: Optional[str] = typer.Option(None, "--model", help="Model for both stages: a name, scripted:FILE or replay:RUN_DIR."),
     checklist_model: Optional[str] = typer.Option(None, "--checklist-model", help="Model for checklist generation."),
     detection_model: Optional[str] = typer.Option(None, "--detection-model", help="Model for defect detection."),
-    max_items: Optional[int] = typer.Option(None, "--max-items", help="Most checklist items to generate (default 30)."),
+    max_items: Optional[int] = typer.Option(None, "--max-items", help="Most checklist items to generate (default 20)."),
     build: str = typer.Option("shipped", "--build", help="Bundled apps: shipped | clean | all | defect ids."),
     workers: int = typer.Option(2, "--workers", "-w", min=1, help="Instances run at once (one browser each)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds allowed per instance."),

@@ -42,7 +42,7 @@ def test(
              "given, else baseline.",
     ),
     build: str = typer.Option("shipped", "--build", help="Bundled apps: shipped, clean, all, or defect ids."),
-    max_items: Optional[int] = typer.Option(None, "--max-items", help="Most checklist items to generate (default 30)."),
+    max_items: Optional[int] = typer.Option(None, "--max-items", help="Most checklist items to generate (default 20)."),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML settings file."),
     name: Optional[str] = typer.Option(None, "--name", help="Instance name used for the run sub-folder."),
     exit_zero: bool = typer.Option(
