@@ -21,7 +21,7 @@ from webtester.browser.traces import TraceMode, prune, settle
 from webtester.models import Verdict
 from webtester.redact import redact_data
 from webtester.runfolder import InstanceFolder
-from webtester.settings import Settings
+from webtester.settings import DEFAULT_MAX_ITEMS, Settings
 from webtester.targets import AppStarter, StartedApp
 
 Event = Callable[[str, dict[str, Any]], None]
@@ -108,7 +108,7 @@ class RunContext:
     folder: InstanceFolder
     app: AppHandle
     browser: BrowserHandle
-    max_items: int = 20
+    max_items: int = DEFAULT_MAX_ITEMS
     max_tool_calls_per_item: int = 30
     max_tool_calls_per_instance: int = 150
     item_time_limit: float = 300.0

@@ -23,6 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from webtester.errors import InputError
 from webtester.textfile import read_user_text
 
+#: the checklist size limit when none is configured
+DEFAULT_MAX_ITEMS = 20
+
 DEFAULT_CONFIG_NAME = "webtester.toml"
 
 Stage = Literal["checklist", "detection", "judge"]
@@ -142,7 +145,7 @@ class Settings(BaseModel):
         "or the checkout; webtester.data_root)",
     )
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
-    max_items: int = Field(default=20, ge=1, le=200, description="checklist size limit")
+    max_items: int = Field(default=DEFAULT_MAX_ITEMS, ge=1, le=200, description="checklist size limit")
     max_tool_calls_per_item: int = Field(default=30, ge=1)
     max_tool_calls_per_instance: int = Field(default=150, ge=1)
     network: Literal["offline", "allow-subresources"] = Field(

@@ -22,6 +22,7 @@ from webtester.llm.framing import neutralize
 from webtester.llm.structured import Reply, ReplyRejected, StructuredOutputError, ask_structured, json_in_text
 from webtester.models import Dimension, TestItem, item_id
 from webtester.prompts import load_prompt
+from webtester.settings import DEFAULT_MAX_ITEMS
 
 _ALIASES = {
     "ft": "functionality", "functional": "functionality", "function": "functionality",
@@ -58,7 +59,7 @@ def generate_checklist(
     model: BaseChatModel,
     instruction: str,
     app_url: str,
-    max_items: int = 20,
+    max_items: int = DEFAULT_MAX_ITEMS,
     *,
     retries: int = 2,
     config: RunnableConfig | None = None,

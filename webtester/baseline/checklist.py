@@ -17,6 +17,7 @@ from webtester.baseline.requirements import implied_items, requirements
 from webtester.models import Dimension, TestItem, number_ids
 from webtester.probes.lists import search_fields
 from webtester.probes.pagemodel import PageModel
+from webtester.settings import DEFAULT_MAX_ITEMS
 
 FT, CS, IX, CT = Dimension.functionality, Dimension.constraint, Dimension.interaction, Dimension.content
 ORDER = (FT, CS, IX, CT)
@@ -392,7 +393,7 @@ def _requirement_items(instruction: str) -> list[Planned]:
     return items
 
 
-def plan_checklist(instruction: str, model: PageModel | None, max_items: int = 20,
+def plan_checklist(instruction: str, model: PageModel | None, max_items: int = DEFAULT_MAX_ITEMS,
                    exercised: Collection[str] = ()) -> list[Planned]:
     """The planned items (at most ``max_items``), in dimension order (FT, CS, IX, CT); ``exercised``: the rules the
     app's exploration exercised, which call for items the instruction does not ask for (a Delete control met)."""
