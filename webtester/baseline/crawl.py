@@ -25,6 +25,7 @@ from playwright.sync_api import Page
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import bounded, evaluate, navigate, watchdog_of
+from webtester.probes.signin import Gate
 
 STATE_GRAPH_VERSION = 1
 DESTRUCTIVE = re.compile(r"\b(delete|remove|clear|reset|log ?out|sign ?out|erase|discard|destroy|drop|empty)\b", re.I)
@@ -200,8 +201,9 @@ class Crawler:
 
     def __init__(self, page: Page, start_url: str, *, max_actions: int = 60, time_limit: float = 30.0,
                  max_routes: int = 10, clicks_per_route: int = 8, screenshot_dir: Path | None = None,
-                 relative_to: Path | None = None) -> None:
+                 relative_to: Path | None = None, gate: Gate | None = None) -> None:
         self.page = page
+        self.gate = gate
         self.screenshot_dir, self.relative_to = screenshot_dir, relative_to
         self.start_url = start_url
         parts = urlsplit(start_url)
@@ -272,6 +274,8 @@ class Crawler:
         except Exception:
             return None
         self._settle()
+        if self.gate is not None:
+            self.gate.arrive(self.page, url, settle=self._settle)
         return self._snapshot()
 
     def _same_origin_route(self, href: str) -> str | None:

@@ -31,6 +31,7 @@ from webtester.probes.scan import (
     viewport_overflow,
 )
 from webtester.probes.session import BeforeAction, BudgetExceeded, ProbeSession
+from webtester.probes.signin import Gate
 
 CURRENCY_WORDS = {"$": r"US dollars?|USD|\bdollars?\b|\$\d", "€": r"\beuros?\b|€|\bEUR\b", "£": r"\bpounds?\b|£|\bGBP\b"}
 MULTI_CURRENCY = re.compile(r"\b(pick|choose|select|switch)\w*\b[^.]{0,40}\bcurrenc", re.IGNORECASE)
@@ -83,10 +84,11 @@ class Explorer:
     def __init__(self, page: Page, start_url: str, *, instruction: str = "", screenshot_dir: Path | None = None,
                  relative_to: Path | None = None, accept_dialogs: bool = True, max_actions: int = 260,
                  time_limit: float | None = 420.0, max_pages: int = 6, max_forms: int = 4, max_controls: int = 18,
-                 max_scans: int = 14, graph: StateGraph | None = None) -> None:
+                 max_scans: int = 14, graph: StateGraph | None = None, gate: Gate | None = None) -> None:
         deadline = time.monotonic() + time_limit if time_limit else None
         self.sess = ProbeSession.create(page, start_url, screenshot_dir=screenshot_dir, relative_to=relative_to,
-                                        accept_dialogs=accept_dialogs, max_actions=max_actions, deadline=deadline)
+                                        accept_dialogs=accept_dialogs, max_actions=max_actions, deadline=deadline,
+                                        gate=gate)
         self.page = page
         self.start_url = start_url
         self.instruction = instruction

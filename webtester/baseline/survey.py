@@ -8,12 +8,16 @@ from typing import Any
 
 from webtester.agents.base import PageOpener
 from webtester.probes.pagemodel import Field, FormModel, PageModel, read_model
+from webtester.probes.signin import Gate
 
 
-def survey(app_url: str, pages: PageOpener) -> PageModel:
-    """The page model of ``app_url`` after one page load (raises when the page cannot be loaded)."""
+def survey(app_url: str, pages: PageOpener, *, gate: Gate | None = None) -> PageModel:
+    """The page model of ``app_url`` after one page load, signed in first through ``gate`` when the app asks
+    (raises when the page cannot be loaded)."""
     page = pages.new_page(app_url)
     try:
+        if gate is not None:
+            gate.arrive(page.page, app_url)
         return read_model(page.page)
     finally:
         page.close()

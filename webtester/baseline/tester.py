@@ -36,6 +36,7 @@ from webtester.baseline.verdicts import (
 from webtester.browser.confinement import origin_of
 from webtester.models import Dimension, Status, TestItem, Verdict
 from webtester.probes.pagemodel import PageModel
+from webtester.probes.signin import Gate
 from webtester.runfolder import EXPLORATION_FILE, STATE_GRAPH_FILE, read_json, write_json
 
 RULES_VERSION = "baseline-1"
@@ -115,36 +116,38 @@ class BaselineTester:
     def prepare(self, app_url: str, pages: PageOpener, *, instruction: str = "") -> None:
         """Look at the start page and explore the app, each in a fresh page of the run's browser (skipped for what
         a resumed instance already saved)."""
+        gate = Gate()  # the app's sign-in, found once and used by every page that follows
         if self.look_at_app and self._start_page is None:
             try:
-                self._start_page = {"model": page_model_to_dict(survey(app_url, pages))}
+                self._start_page = {"model": page_model_to_dict(survey(app_url, pages, gate=gate))}
             except Exception as exc:  # the instruction alone still gives a checklist
                 self._start_page = {"error": type(exc).__name__}
             self._save(START_PAGE_FILE, self._start_page)
         if self._graph is not None:  # saved by a run that was stopped: its app may have had another port
             self._graph = rebased_graph(self._graph, app_url)
+        app_url = gate.home or app_url  # an app whose start page is its sign-in form is explored from its home
         if self._graph is None:
             page = pages.new_page(app_url, trace_name=CRAWL_TRACE)
             try:
                 shots = self.folder / "screenshots" / "crawl" if self.folder else None
                 self._graph = crawl(page.page, app_url, max_actions=self.crawl_actions, time_limit=self.crawl_time,
-                                    screenshot_dir=shots, relative_to=self.run_dir)
+                                    screenshot_dir=shots, relative_to=self.run_dir, gate=gate)
                 self._graph.environment = list(page.evidence.environment)[:200]
             finally:
                 page.close()
             self._graph.trace = self._relative(page.evidence.trace)
             self._save(STATE_GRAPH_FILE, self._graph.to_dict())
         if self._exploration is None:
-            self._exploration = self._explore(app_url, pages, instruction)
+            self._exploration = self._explore(app_url, pages, instruction, gate)
             self._save(EXPLORATION_FILE, self._exploration.to_dict())
 
-    def _explore(self, app_url: str, pages: PageOpener, instruction: str) -> Exploration:
+    def _explore(self, app_url: str, pages: PageOpener, instruction: str, gate: Gate) -> Exploration:
         shots = self.folder / "screenshots" / "explore" if self.folder else None
         page = pages.new_page(app_url, trace_name=EXPLORE_TRACE)
         try:
             explorer = Explorer(page.page, app_url, instruction=instruction, screenshot_dir=shots, relative_to=self.run_dir,
                                 accept_dialogs=False, max_actions=self.max_actions, time_limit=self.time_limit,
-                                graph=self._graph)
+                                graph=self._graph, gate=gate)
             exploration = explorer.run(page.evidence)
         finally:
             page.close()

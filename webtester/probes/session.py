@@ -18,6 +18,7 @@ from webtester.models import ActionRecord
 from webtester.probes.findings import Finding, ProbeLog, ScreenshotTaker
 from webtester.probes.interactive import PageState, page_state
 from webtester.probes.journal import Journal
+from webtester.probes.signin import Gate
 
 ERROR_WORDS = re.compile(
     r"\b(required|invalid|please|must|error|cannot|can't|not allowed|enter an?|is not|too (?:long|short)|at least|"
@@ -79,6 +80,7 @@ class ProbeSession:
     actions: int = 0
     journal: Journal = field(init=False)
     page_errors: list[str] = field(default_factory=list)
+    gate: Gate | None = None  # the app's sign-in, passed on every page load that lands on it
     _tokens: int = 0
     _blank_seen: set[str] = field(default_factory=set)
 
@@ -140,6 +142,10 @@ class ProbeSession:
                 navigate(self.page, "about:blank")
             navigate(self.page, target, wait_until="load")
         self.settle()
+        if self.gate is not None:
+            done = self.gate.arrive(self.page, target, settle=self.settle)
+            if done:
+                self.step(done)
 
     def reload(self) -> None:
         self.spend()

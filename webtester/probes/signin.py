@@ -1,0 +1,285 @@
+"""Getting past a sign-in page, as a tester given no account would: with the demo account the page shows, else
+with any credentials (many generated apps accept any), else by creating an account through the app's own
+sign-up form and signing in with it.
+
+An app behind a sign-in form shows nothing else to a crawl that never signs in: its features all look absent
+and its forms are never reached. :func:`sign_in` signs in once (also when the start page only links to a
+sign-in page) and returns the credentials that worked; :func:`sign_in_again` uses them when a later navigation
+lands on the sign-in form again (an app that keeps the session in memory forgets it on every page load) and
+then goes on to the route that was asked for inside the app, as its own links would.
+
+Every step is bounded: at most :data:`ATTEMPTS` credential pairs and one sign-up, each waiting at most
+:data:`WAIT_MS` for the form to go away.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from webtester.browser.session import ACTION_TIMEOUT_MS
+from webtester.browser.watchdog import evaluate
+
+__all__ = ["Gate", "SignIn", "credential_candidates", "sign_in", "sign_in_again", "signin_form_shown"]
+
+ATTEMPTS = 3
+WAIT_MS = 3000  # an app that "calls its server" may take a moment before it lets the user in
+ANY_EMAIL = "tester@example.com"
+ANY_PASSWORD = "Passw0rd!23"
+NEW_NAME = "Test User"
+NEW_USERNAME = "tester"
+NEW_ACCOUNT = "a new account"
+
+EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+DEMO_WORDS = re.compile(r"\b(demo|test|sample|example|try|default|credentials?)\b", re.IGNORECASE)
+DEMO_PAIR = re.compile(rf"({EMAIL}|\b[A-Za-z][\w.-]{{2,}})\s*(?:/|\|)\s*([^\s/|,;()@]{{3,}})(?![\w@])")
+LABELLED = re.compile(rf"(?:e-?mail|user(?:name)?|login)\s*:\s*({EMAIL}|[\w.-]{{3,}})[\s\S]{{0,80}}?password\s*:\s*(\S{{3,}})",
+                      re.IGNORECASE)
+OPENS_SIGNIN = re.compile(r"^\s*(sign ?in|log ?in|login)\b", re.IGNORECASE)
+OPENS_SIGNUP = re.compile(r"\b(sign ?up|register|create (?:an |your |new )?account|get started|join)\b", re.IGNORECASE)
+NOT_A_PASSWORD = {"password", "username", "email", "sign", "login"}
+
+FORM_JS = r"""(mark) => {
+  const vis = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+                     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
+  const pw = [...document.querySelectorAll('input[type=password]')].filter(vis);
+  if (!pw.length) return null;
+  if (!mark) return {passwords: pw.length};
+  const box = pw[0].closest('form') || pw[0].closest('[role=dialog]') || document.body;
+  document.querySelectorAll('[data-wt-s]').forEach(e => e.removeAttribute('data-wt-s'));
+  const hint = e => [e.name, e.id, e.placeholder, e.getAttribute('aria-label'), e.autocomplete,
+                     ...[...(e.labels || [])].map(l => l.innerText)].filter(Boolean).join(' ').toLowerCase();
+  const skip = ['hidden', 'submit', 'button', 'checkbox', 'radio', 'file', 'range', 'color'];
+  const fields = [...box.querySelectorAll('input, textarea')].filter(vis).filter(e => !skip.includes(e.type))
+    .map((e, i) => { e.setAttribute('data-wt-s', 'f' + i); return {key: 'f' + i, type: e.type || 'text', hint: hint(e)}; });
+  const checks = [...box.querySelectorAll('input[type=checkbox], button[role=checkbox]')].filter(vis)
+    .filter(e => !(e.checked || e.getAttribute('aria-checked') === 'true'))
+    .map((e, i) => { e.setAttribute('data-wt-s', 'c' + i); return 'c' + i; });
+  const buttons = [...box.querySelectorAll('button, input[type=submit]')].filter(vis);
+  const submit = buttons.find(b => (b.type || '').toLowerCase() === 'submit')
+    || buttons.find(b => /sign|log|continue|create|register|submit|enter|unlock/i.test(b.innerText || b.value || ''));
+  if (submit) submit.setAttribute('data-wt-s', 'submit');
+  return {passwords: pw.length, fields, checks, submit: submit ? (submit.innerText || submit.value || '').trim() : null};
+}"""
+OPENERS_JS = r"""(pattern) => {
+  const vis = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const re = new RegExp(pattern, 'i');
+  document.querySelectorAll('[data-wt-o]').forEach(e => e.removeAttribute('data-wt-o'));
+  const hits = [...document.querySelectorAll('a, button, [role=tab], [role=button], [role=link]')]
+    .filter(vis).filter(e => re.test((e.innerText || e.getAttribute('aria-label') || '').trim()));
+  hits.forEach((e, i) => e.setAttribute('data-wt-o', String(i)));
+  return hits.map(e => (e.innerText || e.getAttribute('aria-label') || '').trim().slice(0, 60));
+}"""
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """Credentials that got past the app's sign-in form, and where they came from."""
+
+    identifier: str
+    password: str
+    source: str  # "the demo account the page shows", "any credentials", "a new account"
+    username: str = ""  # a new account's user name, for forms that ask for one beside the e-mail address
+
+    def describe(self) -> str:
+        return f'signed in as "{self.identifier}" with password "{self.password}" ({self.source})'
+
+
+@dataclass
+class Gate:
+    """What one run knows about the app's sign-in, shared by the pages it opens one after another: nothing yet,
+    no sign-in asked for (or none got past it: not tried again), or the credentials that worked."""
+
+    looked: bool = False
+    signin: SignIn | None = None
+    home: str | None = None  # where the app went after signing in, when the start page was its sign-in form
+    _entered: weakref.WeakSet = field(default_factory=weakref.WeakSet, repr=False)
+
+    def arrive(self, page: Any, target_url: str, *, settle: Any = None) -> str | None:
+        """After ``page`` opened ``target_url``: on the page's first arrival :meth:`enter`, later :meth:`resume`.
+        What was done, as a step of the evidence ("signed in as ..."), or None when it did not sign in."""
+        if page not in self._entered:
+            self._entered.add(page)
+            signin = self.enter(page, settle=settle)
+        else:
+            signin = self.signin if self.resume(page, target_url, settle=settle) else None
+        return signin.describe() if signin is not None else None
+
+    def enter(self, page: Any, *, settle: Any = None) -> SignIn | None:
+        """Sign in on ``page`` (just opened at the app's start): the first time by :func:`sign_in`, later with
+        the credentials that worked. The credentials used, or None."""
+        if not self.looked:
+            self.looked = True
+            start, on_form = page.url, signin_form_shown(page)
+            self.signin = sign_in(page, settle=settle)
+            if self.signin is not None and on_form and page.url != start:
+                self.home = page.url
+            return self.signin
+        if self.signin is not None and sign_in(page, settle=settle, known=self.signin) is not None:
+            return self.signin
+        return None
+
+    def resume(self, page: Any, target_url: str, *, settle: Any = None) -> bool:
+        """After a navigation: sign in again when the page shows the sign-in form (see :func:`sign_in_again`)."""
+        return self.signin is not None and sign_in_again(page, self.signin, target_url, settle=settle)
+
+
+def signin_form_shown(page: Any) -> bool:
+    """Whether the page shows a password field (a sign-in or sign-up form)."""
+    try:
+        return bool(evaluate(page, FORM_JS, False))
+    except Exception:
+        return False
+
+
+def credential_candidates(text: str) -> list[SignIn]:
+    """Credentials to try on a sign-in form, best first: demo accounts the page's text shows (``alex@x.com /
+    demo123``, ``Email: a@b.c Password: pw``, or only demo e-mail addresses), then any credentials."""
+    found: list[SignIn] = []
+
+    def add(identifier: str, password: str, source: str) -> None:
+        if all(c.identifier != identifier for c in found):
+            found.append(SignIn(identifier, password, source))
+
+    for m in LABELLED.finditer(text):
+        add(m.group(1), m.group(2).rstrip(".,"), "the demo account the page shows")
+    for word in DEMO_WORDS.finditer(text):
+        window = text[word.start(): word.start() + 400]
+        for m in DEMO_PAIR.finditer(window):
+            identifier, password = m.group(1), m.group(2).rstrip(".,")
+            if password.lower() in NOT_A_PASSWORD or identifier.lower() in NOT_A_PASSWORD | {"in", "out", "up"}:
+                continue
+            add(identifier, password, "the demo account the page shows")
+        for email in re.findall(EMAIL, window)[:1]:  # one guess: other demo accounts share the unknown password
+            add(email, "password123", "a demo e-mail the page shows (its password guessed)")
+    add(ANY_EMAIL, ANY_PASSWORD, "any credentials")
+    return found
+
+
+def sign_in(page: Any, *, settle: Any = None, known: SignIn | None = None) -> SignIn | None:
+    """Sign in when the page shows a sign-in form or a control that opens one; the credentials that worked, or
+    None (no sign-in asked for, or none of the attempts got past it). ``known``: try only these credentials."""
+    settle = settle or _pause(page)
+    if not signin_form_shown(page):
+        if not _click_opener(page, OPENS_SIGNIN.pattern, settle) or not signin_form_shown(page):
+            return None
+    if known is not None and known.source == NEW_ACCOUNT:
+        return _sign_up(page, settle)  # a fresh browser context knows no account: create it again
+    if known is not None:
+        return known if _submit(page, known, settle) else None
+    text = _text(page)
+    for candidate in credential_candidates(text)[:ATTEMPTS]:
+        if _submit(page, candidate, settle):
+            return candidate
+    return _sign_up(page, settle)
+
+
+def sign_in_again(page: Any, signin: SignIn, target_url: str, *, settle: Any = None) -> bool:
+    """When a navigation to ``target_url`` landed on the sign-in form: sign in with ``signin`` and go on to the
+    target's route inside the app (a client-side navigation, which keeps a session held in memory). Whether it
+    signed in."""
+    settle = settle or _pause(page)
+    if not signin_form_shown(page) or not _submit(page, signin, settle):
+        return False
+    wanted = urlsplit(target_url)
+    now = urlsplit(page.url)
+    if (now.path, now.fragment) != (wanted.path, wanted.fragment):
+        try:
+            evaluate(page, "(url) => { history.pushState({}, '', url); dispatchEvent(new PopStateEvent('popstate')); }",
+                     target_url)
+        except Exception:
+            pass
+        settle()
+    return True
+
+
+def _pause(page: Any) -> Any:
+    def pause() -> None:
+        try:
+            page.wait_for_load_state("load", timeout=3000)
+        except Exception:
+            pass
+        page.wait_for_timeout(300)
+
+    return pause
+
+
+def _text(page: Any) -> str:
+    try:
+        return str(evaluate(page, "() => document.body ? document.body.innerText : ''"))
+    except Exception:
+        return ""
+
+
+def _click_opener(page: Any, pattern: str, settle: Any) -> bool:
+    """Click the first visible control whose text matches ``pattern``; whether one was clicked."""
+    try:
+        names = evaluate(page, OPENERS_JS, pattern)
+        if not names:
+            return False
+        page.locator('[data-wt-o="0"]').first.click(timeout=ACTION_TIMEOUT_MS)
+    except Exception:
+        return False
+    settle()
+    return True
+
+
+def _value(field: dict[str, Any], signin: SignIn) -> str:
+    hint, kind, identifier = field["hint"], field["type"], signin.identifier
+    if kind == "password":
+        return signin.password
+    if kind == "email" or "mail" in hint:
+        return identifier if "@" in identifier else f"{identifier}@example.com"
+    if re.search(r"user|login|account|identifier", hint):
+        return signin.username or identifier
+    if "name" in hint:
+        return NEW_NAME
+    if kind == "tel" or "phone" in hint:
+        return "5551234567"
+    if kind == "number":
+        return "1"
+    return "Test"
+
+
+def _submit(page: Any, signin: SignIn, settle: Any) -> bool:
+    """Fill the shown password form with ``signin`` and submit it; whether the form went away."""
+    try:
+        form = evaluate(page, FORM_JS, True)
+        if not form:
+            return True
+        for field in form["fields"]:
+            page.locator(f'[data-wt-s="{field["key"]}"]').first.fill(_value(field, signin), timeout=ACTION_TIMEOUT_MS)
+        for key in form["checks"]:
+            page.locator(f'[data-wt-s="{key}"]').first.click(timeout=ACTION_TIMEOUT_MS)
+        if form["submit"] is not None:
+            page.locator('[data-wt-s="submit"]').first.click(timeout=ACTION_TIMEOUT_MS)
+        else:
+            page.locator('[data-wt-s="f0"]').first.press("Enter", timeout=ACTION_TIMEOUT_MS)
+    except Exception:
+        return False
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while time.monotonic() < deadline:
+        settle()
+        if not signin_form_shown(page):
+            return True
+        page.wait_for_timeout(250)
+    return False
+
+
+def _sign_up(page: Any, settle: Any) -> SignIn | None:
+    """Create an account through the app's sign-up form, then sign in with it if the app asks."""
+    if not _click_opener(page, OPENS_SIGNUP.pattern, settle) or not signin_form_shown(page):
+        return None
+    account = SignIn(ANY_EMAIL, ANY_PASSWORD, NEW_ACCOUNT, username=NEW_USERNAME)
+    if _submit(page, account, settle):
+        return account
+    # some apps go on to their sign-in form after sign-up, others show it again behind its own tab or link
+    if _submit(page, account, settle):
+        return account
+    if _click_opener(page, OPENS_SIGNIN.pattern, settle) and _submit(page, account, settle):
+        return account
+    return None
