@@ -74,6 +74,11 @@ OPENERS_JS = r"""(pattern) => {
   hits.forEach((e, i) => e.setAttribute('data-wt-o', String(i)));
   return hits.map(e => (e.innerText || e.getAttribute('aria-label') || '').trim().slice(0, 60));
 }"""
+CLIENT_NAVIGATION_JS = r"""([url, hashOnly]) => {
+  if (hashOnly) { location.hash = new URL(url).hash; return; }
+  history.pushState({}, '', url);
+  dispatchEvent(new PopStateEvent('popstate'));
+}"""
 
 
 @dataclass(frozen=True)
@@ -188,9 +193,8 @@ def sign_in_again(page: Any, signin: SignIn, target_url: str, *, settle: Any = N
     wanted = urlsplit(target_url)
     now = urlsplit(page.url)
     if (now.path, now.fragment) != (wanted.path, wanted.fragment):
-        try:
-            evaluate(page, "(url) => { history.pushState({}, '', url); dispatchEvent(new PopStateEvent('popstate')); }",
-                     target_url)
+        try:  # a hash route changes with the hash; a path route with the history the app's router listens to
+            evaluate(page, CLIENT_NAVIGATION_JS, [target_url, now.path == wanted.path and bool(wanted.fragment)])
         except Exception:
             pass
         settle()
