@@ -20,7 +20,8 @@ function render() {
   if (localStorage.getItem('wiped')) { root.innerHTML = '<h1>Wiped</h1>'; return; }
   if (route === '#/about') { root.innerHTML = '<h1>About</h1><p>Notes keeps your notes.</p><a href="#/">Home</a>'; return; }
   root.innerHTML = '<h1>My notes</h1><nav><a href="#/about">About</a></nav>' +
-    '<button id="new">New note</button> <button id="wipe">Delete all</button><ul><li>Buy milk</li></ul>';
+    '<button id="new">New note</button> <button id="wipe">Delete all</button><ul><li>Buy milk</li></ul>' +
+    '<button><svg class="lucide lucide-trash-2" width="16" height="16"></svg></button>';
   document.getElementById('new').onclick = () => {
     const d = document.createElement('div'); d.setAttribute('role', 'dialog');
     d.innerHTML = '<h2>New note</h2><label for="t">Title</label><input id="t" placeholder="Title">';
@@ -54,6 +55,8 @@ def test_the_crawl_records_states_transitions_routes_and_coverage_without_destru
     headings = [s.headings[0] for s in graph.states if s.headings]
     assert "My notes" in headings and "About" in headings and "Wiped" not in headings
     assert wiped is None  # "Delete all" was never clicked
+    home = next(s for s in graph.states if s.headings[:1] == ["My notes"] and not s.dialog)
+    assert {"role": "button", "icon": "trash"} in home.controls  # an icon-only button is known by its icon
     dialog = next(s for s in graph.states if s.dialog)
     assert dialog.via == 'button "New note"' and any(c.get("placeholder") == "Title" for c in dialog.controls)
     assert graph.path_to(dialog.id) == [f"open {notes_app.url}", 'click button "New note"']

@@ -43,6 +43,16 @@ def test_an_item_is_searched_across_every_state_including_labels_and_options():
     assert set(missing.features) == set(FEATURE_NAMES)
 
 
+def test_an_icon_only_control_counts_as_the_action_its_icon_stands_for():
+    """A trash-can button with no text is the delete control: "delete" is not missing from an app that has one."""
+    g = graph()
+    g.states[0].controls.append({"role": "button", "name": "", "icon": "trash"})
+    found = search_item("Users can delete a job.", Dimension.functionality, AppVocabulary.of(g, "Employers post jobs."))
+    assert found.item_terms == {"delet", "job"} and not found.missing
+    unknown = search_item("Users can delete a job.", Dimension.functionality, AppVocabulary.of(graph(), "Employers post jobs."))
+    assert unknown.missing == {"delet"}
+
+
 def test_the_words_of_a_checks_outcome_are_not_looked_for_as_features():
     """A validation check names its feature and then what must happen (rejected, nothing saved, an error per
     missing field): only the feature's words are searched, since the outcome is not on screen before the check."""

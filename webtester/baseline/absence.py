@@ -79,13 +79,31 @@ def terms(text: str, *, behaviour: bool = True) -> set[str]:
     return {s for s in _stemmer().stemWords(words) if s not in STOP}
 
 
+#: what an icon-only control does, by the icon's name (the crawl reads lucide-react's icon class); the first
+#: word of the icon name is looked up ("trash 2" -> "trash")
+ICON_ACTIONS = {
+    "trash": "delete remove", "pencil": "edit", "pen": "edit", "square": "edit", "edit": "edit", "plus": "add new",
+    "heart": "favorite like", "star": "favorite rate", "bookmark": "bookmark save", "thumbs": "like vote",
+    "download": "download export", "upload": "upload import", "share": "share", "copy": "copy duplicate",
+    "eye": "view show", "filter": "filter", "search": "search", "archive": "archive", "printer": "print",
+    "message": "comment message", "send": "send", "bell": "notification", "settings": "settings", "cog": "settings",
+    "log": "sign", "calendar": "date", "check": "complete done", "x": "close", "refresh": "refresh reset",
+    "rotate": "undo reset", "undo": "undo", "save": "save", "user": "profile", "users": "members",
+}
+
+
+def icon_words(icon: str) -> str:
+    """The actions an icon-only control stands for (empty when the icon is not known)."""
+    return ICON_ACTIONS.get(icon.split(" ", 1)[0], "") if icon else ""
+
+
 def _state_terms(graph: StateGraph) -> list[set[str]]:
     out = []
     for state in graph.states:
         parts = [state.text, state.title, " ".join(state.headings), re.sub(r"[/_\-?=&]", " ", state.url.split("//", 1)[-1])]
         for control in state.controls:
             parts += [control.get("name", ""), control.get("label", ""), control.get("placeholder", ""),
-                      " ".join(control.get("options", []))]
+                      " ".join(control.get("options", [])), icon_words(control.get("icon", ""))]
         out.append(terms(" ".join(parts)))
     return out
 

@@ -36,6 +36,10 @@ SNAPSHOT_JS = r"""() => {
     return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'; };
   const name = el => (el.getAttribute('aria-label') || el.innerText || el.value || el.title ||
                       el.getAttribute('placeholder') || '').replace(/\s+/g, ' ').trim().slice(0, 80);
+  // an icon-only button is known by its icon (lucide-react names it in a class: "lucide lucide-trash-2")
+  const icon = el => { const svg = el.querySelector('svg[class*="lucide-"]');
+    const c = svg ? [...svg.classList].find(k => k.startsWith('lucide-')) : null;
+    return c ? c.slice(7).replace(/-\d+$/, '').replace(/-/g, ' ') : ''; };
   document.querySelectorAll('[data-wt-c]').forEach(el => el.removeAttribute('data-wt-c'));
   const controls = [];
   const sel = 'a[href], button, [role=button], [role=tab], [role=menuitem], [role=switch], [role=link], ' +
@@ -48,7 +52,7 @@ SNAPSHOT_JS = r"""() => {
                ['input', 'textarea'].includes(tag) ? (el.type || 'text') : tag === 'summary' ? 'button' : 'button');
     const label = el.id ? (document.querySelector(`label[for="${CSS.escape(el.id)}"]`)?.innerText || '') : '';
     el.setAttribute('data-wt-c', String(i));
-    controls.push({i, role, tag, name: name(el), label: label.trim().slice(0, 80),
+    controls.push({i, role, tag, name: name(el), icon: icon(el), label: label.trim().slice(0, 80),
                    placeholder: el.getAttribute('placeholder') || '', href: tag === 'a' ? el.href : '',
                    disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
                    options: tag === 'select' ? [...el.options].map(o => o.text.trim()).slice(0, 30) : []});
@@ -249,7 +253,7 @@ class Crawler:
             return known
         state = CrawlState(id=state_id, url=snap["url"], title=snap["title"], headings=snap["headings"],
                            text=snap["text"][:TEXT_LIMIT], dialog=snap["dialog"], via=via,
-                           controls=[{k: c[k] for k in ("role", "name", "label", "placeholder", "href", "disabled", "options")
+                           controls=[{k: c[k] for k in ("role", "name", "icon", "label", "placeholder", "href", "disabled", "options")
                                       if c.get(k)} for c in snap["controls"]])
         if self.screenshot_dir is not None:
             state.screenshot = self._screenshot(state_id)
@@ -275,8 +279,14 @@ class Crawler:
             return None
         self._settle()
         if self.gate is not None:
-            self.gate.arrive(self.page, url, settle=self._settle)
+            self.gate.arrive(self.page, url, settle=self._settle, seen=self._record_signin)
         return self._snapshot()
+
+    def _record_signin(self) -> None:
+        """Record the sign-in (or sign-up) form the gate is about to fill: its words are part of the app."""
+        snap = self._snapshot()
+        if snap is not None:
+            self._record(snap, None)
 
     def _same_origin_route(self, href: str) -> str | None:
         if not href or not href.startswith(self.origin):

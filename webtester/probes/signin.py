@@ -18,7 +18,7 @@ import re
 import time
 import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
@@ -48,8 +48,8 @@ FORM_JS = r"""(mark) => {
                      return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
   const pw = [...document.querySelectorAll('input[type=password]')].filter(vis);
   if (!pw.length) return null;
-  if (!mark) return {passwords: pw.length};
   const box = pw[0].closest('form') || pw[0].closest('[role=dialog]') || document.body;
+  if (!mark) return {passwords: pw.length, inputs: [...box.querySelectorAll('input, textarea')].filter(vis).length};
   document.querySelectorAll('[data-wt-s]').forEach(e => e.removeAttribute('data-wt-s'));
   const hint = e => [e.name, e.id, e.placeholder, e.getAttribute('aria-label'), e.autocomplete,
                      ...[...(e.labels || [])].map(l => l.innerText)].filter(Boolean).join(' ').toLowerCase();
@@ -74,6 +74,8 @@ OPENERS_JS = r"""(pattern) => {
   hits.forEach((e, i) => e.setAttribute('data-wt-o', String(i)));
   return hits.map(e => (e.innerText || e.getAttribute('aria-label') || '').trim().slice(0, 60));
 }"""
+Seen = Callable[[], object]
+
 CLIENT_NAVIGATION_JS = r"""([url, hashOnly]) => {
   if (hashOnly) { location.hash = new URL(url).hash; return; }
   history.pushState({}, '', url);
@@ -104,27 +106,29 @@ class Gate:
     home: str | None = None  # where the app went after signing in, when the start page was its sign-in form
     _entered: weakref.WeakSet = field(default_factory=weakref.WeakSet, repr=False)
 
-    def arrive(self, page: Any, target_url: str, *, settle: Any = None) -> str | None:
+    def arrive(self, page: Any, target_url: str, *, settle: Any = None, seen: Seen | None = None) -> str | None:
         """After ``page`` opened ``target_url``: on the page's first arrival :meth:`enter`, later :meth:`resume`.
-        What was done, as a step of the evidence ("signed in as ..."), or None when it did not sign in."""
+        What was done, as a step of the evidence ("signed in as ..."), or None when it did not sign in.
+        ``seen`` is called while a sign-in or sign-up form is shown, before it is filled (a crawl records it:
+        what the sign-in page shows is part of the app)."""
         if page not in self._entered:
             self._entered.add(page)
-            signin = self.enter(page, settle=settle)
+            signin = self.enter(page, settle=settle, seen=seen)
         else:
             signin = self.signin if self.resume(page, target_url, settle=settle) else None
         return signin.describe() if signin is not None else None
 
-    def enter(self, page: Any, *, settle: Any = None) -> SignIn | None:
+    def enter(self, page: Any, *, settle: Any = None, seen: Seen | None = None) -> SignIn | None:
         """Sign in on ``page`` (just opened at the app's start): the first time by :func:`sign_in`, later with
         the credentials that worked. The credentials used, or None."""
         if not self.looked:
             self.looked = True
             start, on_form = page.url, signin_form_shown(page)
-            self.signin = sign_in(page, settle=settle)
+            self.signin = sign_in(page, settle=settle, seen=seen)
             if self.signin is not None and on_form and page.url != start:
                 self.home = page.url
             return self.signin
-        if self.signin is not None and sign_in(page, settle=settle, known=self.signin) is not None:
+        if self.signin is not None and sign_in(page, settle=settle, known=self.signin, seen=seen) is not None:
             return self.signin
         return None
 
@@ -165,22 +169,24 @@ def credential_candidates(text: str) -> list[SignIn]:
     return found
 
 
-def sign_in(page: Any, *, settle: Any = None, known: SignIn | None = None) -> SignIn | None:
+def sign_in(page: Any, *, settle: Any = None, known: SignIn | None = None, seen: Seen | None = None) -> SignIn | None:
     """Sign in when the page shows a sign-in form or a control that opens one; the credentials that worked, or
     None (no sign-in asked for, or none of the attempts got past it). ``known``: try only these credentials."""
     settle = settle or _pause(page)
     if not signin_form_shown(page):
         if not _click_opener(page, OPENS_SIGNIN.pattern, settle) or not signin_form_shown(page):
             return None
+    if seen is not None:
+        seen()
     if known is not None and known.source == NEW_ACCOUNT:
-        return _sign_up(page, settle)  # a fresh browser context knows no account: create it again
+        return _sign_up(page, settle, seen)  # a fresh browser context knows no account: create it again
     if known is not None:
         return known if _submit(page, known, settle) else None
     text = _text(page)
     for candidate in credential_candidates(text)[:ATTEMPTS]:
         if _submit(page, candidate, settle):
             return candidate
-    return _sign_up(page, settle)
+    return _sign_up(page, settle, seen)
 
 
 def sign_in_again(page: Any, signin: SignIn, target_url: str, *, settle: Any = None) -> bool:
@@ -255,6 +261,7 @@ def _submit(page: Any, signin: SignIn, settle: Any) -> bool:
         form = evaluate(page, FORM_JS, True)
         if not form:
             return True
+        shape = evaluate(page, FORM_JS, False)
         for field in form["fields"]:
             page.locator(f'[data-wt-s="{field["key"]}"]').first.fill(_value(field, signin), timeout=ACTION_TIMEOUT_MS)
         for key in form["checks"]:
@@ -268,16 +275,24 @@ def _submit(page: Any, signin: SignIn, settle: Any) -> bool:
     deadline = time.monotonic() + WAIT_MS / 1000
     while time.monotonic() < deadline:
         settle()
-        if not signin_form_shown(page):
+        try:
+            now = evaluate(page, FORM_JS, False)
+        except Exception:
+            now = shape
+        if not now:
             return True
+        if now != shape:
+            return False  # another password form took its place (e.g. the sign-in form after a sign-up)
         page.wait_for_timeout(250)
     return False
 
 
-def _sign_up(page: Any, settle: Any) -> SignIn | None:
+def _sign_up(page: Any, settle: Any, seen: Seen | None) -> SignIn | None:
     """Create an account through the app's sign-up form, then sign in with it if the app asks."""
     if not _click_opener(page, OPENS_SIGNUP.pattern, settle) or not signin_form_shown(page):
         return None
+    if seen is not None:
+        seen()
     account = SignIn(ANY_EMAIL, ANY_PASSWORD, NEW_ACCOUNT, username=NEW_USERNAME)
     if _submit(page, account, settle):
         return account
