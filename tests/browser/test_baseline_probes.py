@@ -297,6 +297,20 @@ def test_a_custom_select_is_a_field_that_the_form_battery_opens_and_chooses_from
             assert listed and {tuple(x) for x in listed} == {("Food", date.today().isoformat())}, listed
 
 
+@pytest.mark.parametrize("bad", [True, False])
+def test_summary_figures_that_ignore_a_new_entry_are_a_finding(session, bad):
+    """Totals and counts beside a list must take a new entry in: unchanged figures after an accepted entry are a
+    finding that names them; figures that moved are recorded as checked."""
+    sess = session("summary.html", bad=bad)
+    probe_form(sess, "Add expense", lambda: (sess.goto(), read_model(sess.page).forms[0])[1])
+    found = [f for f in sess.log.findings if f.probe == "summary-not-updated"]
+    if bad:
+        assert len(found) == 1 and "'Total Expenses: $120.00'" in found[0].message and "'Entries: 2'" in found[0].message
+    else:
+        assert not found and "summary-update" in {c.probe for c in sess.log.covered}
+        assert [f.probe for f in sess.log.findings] == []
+
+
 def test_a_wizard_is_walked_to_the_step_whose_next_button_blanks_the_page(session):
     """A wizard with no <form>: step 1 is filled and goes on; step 2, filled in, leaves a blank page on "Next". New
     text alone after "Next" is not taken as the data being saved, so no further probes run on it."""

@@ -53,6 +53,18 @@ def test_an_icon_only_control_counts_as_the_action_its_icon_stands_for():
     assert unknown.missing == {"delet"}
 
 
+def test_actions_an_item_asks_for_are_looked_for_among_the_controls():
+    g = graph()
+    vocab = AppVocabulary.of(g, "Employers post jobs.")
+    assert vocab.actions_without_control("Users can delete and export jobs.") == ["delete", "export"]
+    g.states[0].controls.append({"role": "button", "name": "", "icon": "trash"})
+    g.states[1].controls.append({"role": "button", "name": "Download CSV"})
+    again = AppVocabulary.of(g, "Employers post jobs.")
+    assert again.actions_without_control("Users can delete and export jobs.") == []
+    found = search_item("Users can delete and export jobs.", Dimension.functionality, vocab)
+    assert found.features["actions_without_control"] == 2.0
+
+
 def test_the_words_of_a_checks_outcome_are_not_looked_for_as_features():
     """A validation check names its feature and then what must happen (rejected, nothing saved, an error per
     missing field): only the feature's words are searched, since the outcome is not on screen before the check."""

@@ -63,8 +63,21 @@ FEEDBACK_CUES = re.compile(r"\b(real[- ]time|immediately|instantly|automatically
 FEATURE_NAMES = (
     "missing_share", "missing_count_log", "best_state_share", "instruction_missing", "dim_constraint",
     "dim_interaction", "dim_content", "constraint_cues", "feedback_cues", "app_missing_share", "states_log",
-    "js_share", "item_words_log",
+    "js_share", "item_words_log", "actions_without_control",
 )
+#: actions an item may ask for, and the words of a control that does them (a control's name, label or icon)
+ACTIONS = {
+    "delete": (r"\b(delet|remov)", r"\b(delete|remove|trash|discard)"),
+    "edit": (r"\b(edit|modif)", r"\b(edit|modify|update|change)"),
+    "export": (r"\b(export|download)", r"\b(export|download)"),
+    "import": (r"\b(import|upload)", r"\b(import|upload|file|browse)"),
+    "share": (r"\bshar(e|es|ed|ing)\b", r"\bshare"),
+    "print": (r"\bprint", r"\bprint"),
+    "favorite": (r"\b(favou?rit|bookmark)", r"\b(favou?rite|bookmark|save|like)"),
+    "comment": (r"\b(comment|repl(y|ies))", r"\b(comment|reply|send|post)"),
+    "sort": (r"\bsort", r"\b(sort|order|newest|oldest|price|name|date)"),
+    "filter": (r"\bfilter", r"\b(filter|all|category|status|type)"),
+}
 
 
 @cache
@@ -116,11 +129,21 @@ class AppVocabulary:
     instruction_terms: set[str]
     states: list[set[str]] = field(default_factory=list)
     union: set[str] = field(default_factory=set)
+    controls: str = ""  # every control's name, label, options and icon action, lower case, one per line
 
     @classmethod
     def of(cls, graph: StateGraph, instruction: str) -> "AppVocabulary":
         states = _state_terms(graph)
-        return cls(graph, terms(instruction), states, set().union(*states) if states else set())
+        controls = "\n".join(" ".join([c.get("name", ""), c.get("label", ""), c.get("placeholder", ""),
+                                       " ".join(c.get("options", [])), icon_words(c.get("icon", ""))]).lower()
+                             for state in graph.states for c in state.controls)
+        return cls(graph, terms(instruction), states, set().union(*states) if states else set(), controls)
+
+    def actions_without_control(self, text: str) -> list[str]:
+        """The actions of :data:`ACTIONS` that ``text`` asks for and no crawled control offers."""
+        lowered = text.lower()
+        return [name for name, (asked, control) in ACTIONS.items()
+                if re.search(asked, lowered) and not re.search(control, self.controls)]
 
     @property
     def app_missing_share(self) -> float:
@@ -165,6 +188,7 @@ def search_item(text: str, dimension: Dimension, vocab: AppVocabulary) -> ItemSe
         "states_log": math.log1p(len(vocab.graph.states)),
         "js_share": float(vocab.graph.coverage.get("share") or 0.0),
         "item_words_log": math.log1p(len(text.split())),
+        "actions_without_control": float(len(vocab.actions_without_control(text))),
     }
     return ItemSearch(item_terms, missing, best_state, best_share, features)
 

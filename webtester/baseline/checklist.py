@@ -130,6 +130,11 @@ _RULE_PATTERNS: list[tuple[str, str]] = [
                     r"empty (?:cart|column|list|category)|(?:when|if) (?:nothing|no \w+) match"),
     ("count", r"\bcounts?\b|how many (?:\w+ )?(?:are|were|is) (?:shown|found|listed)|how many \w+ (?:match|are in each|it holds|each)|"
               r"showing \w+ \w+|number of \w+ (?:shown|listed|found|displayed)"),
+    ("summary-update", r"(?:statistic|summar|totals?\b|overview|dashboard|metric|figures|balance|(?:available|remaining) "
+                       r"(?:seats|spots|places)|number of (?:available|remaining))\w*[^.]{0,80}?\b(?:updat|chang|reflect|"
+                       r"real[- ]time|immediate|automatic|synchron|recalculat|increment|decrement|reduc|increas)|"
+                       r"(?:updat|synchron|recalculat)\w*[^.]{0,60}?\b(?:statistic|summar|totals?\b|overview|dashboard|"
+                       r"metric|balance|progress)"),
     ("placeholder", r"placeholder|lorem|real (?:text|content|copy)"),
     ("images", r"\b(?:images?|photos?|portrait|pictures?|cover(?! note))\b"),
     ("currency", r"currenc|dollars?|euros?|\bpounds?\b|[$€£]"),
@@ -305,6 +310,10 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
                         "remove it.", "Click the Delete control of a listed entry.",
                     "A confirmation is asked for before the entry disappears, or an undo is offered.",
                     "delete-confirm", None, 2))
+    if "summary-update" in exercised:  # the exploration saw totals or counts beside a form that adds entries
+        add(Planned(IX, "The summary figures shown with the entries (totals, counts, what is left) update as soon as a new "
+                        "entry is added.", "Note the totals, add an entry, and compare the totals again.",
+                    "The totals and counts change to include the new entry.", "summary-update", None, 2))
     if DIALOG.search(instruction) or (model and model.dialogs):
         add(Planned(IX, "Dialogs and pop-ups close with their close (×) button and with the Escape key.",
                     "Open each dialog and close it with its close button, then with Escape.", "The dialog closes each time.",

@@ -44,6 +44,7 @@ PROBE_RULES: dict[str, tuple[str, ...]] = {
     "filters-combined-wrong": ("filter-combined",),
     "no-empty-state": ("empty-state",),
     "count-mismatch": ("count",),
+    "summary-not-updated": ("summary-update",),
     "close-control-broken": ("dialog-close",),
     "escape-does-not-close": ("dialog-close",),
     "repeat-vote": ("vote",),
@@ -80,11 +81,13 @@ def _within(part: str, whole: str) -> bool:
 
 
 FORM_RULES = frozenset({"required", "required-choice", "unavailable-option", "feedback", "form-cleared", "stays-disabled",
+                        "summary-update",
                         "persist-create", "persist-delete", "past-date", "future-date", "date-order", "duplicate",
                         "blank-input"})
 #: rules narrow enough that their records concern any item with the rule (what a date or a repeated submission is
 #: about rarely names the form's field the way the item does)
-SPECIFIC_RULES = frozenset({"past-date", "future-date", "date-order", "duplicate", "delete-confirm", "blank-input"})
+SPECIFIC_RULES = frozenset({"past-date", "future-date", "date-order", "duplicate", "delete-confirm", "blank-input",
+                            "summary-update"})
 #: repeats a form submission does not exercise (a like, a bookmark, a request)
 NOT_SUBMITTED = re.compile(r"\b(?:likes?|liked|favou?rites?|bookmark\w*|vot\w+|debounc\w*|requests?)\b", re.IGNORECASE)
 #: rules a record of which concerns an item only when the record names what the item is about

@@ -28,6 +28,7 @@ from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import evaluate
 from webtester.models import ActionRecord
 from webtester.probes import widgets
+from webtester.probes.figures import summary_figures, unchanged_figures
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
 from webtester.probes.pagemodel import DATE_ASKED, Field, FormModel, read_model
@@ -685,6 +686,7 @@ def _after_valid(sess: ProbeSession, form: FormModel, where: str, valid: Submiss
         if seen is None and "navigated" in signs:
             seen = sess.journal.expect("expect_url", "held", value=sess.journal.relative(valid.after.url))
         sess.ok("feedback", where, "; ".join(valid.new_lines[:2]) or "the page changed", expect=[seen])
+    _figures_after(sess, where, valid)
     if not valid.entry_listed:
         return
     if valid.form_after.get("visible") and any(valid.token in v for v in valid.form_after.get("values", [])):
@@ -700,6 +702,21 @@ def _after_valid(sess: ProbeSession, form: FormModel, where: str, valid: Submiss
     sess.ok("persist-create", where, f"the new entry ({valid.token}) was still shown after a reload",
             expect=[sess.journal.expect("expect_text", "held", value=valid.token)])
     _delete_and_reload(sess, where, valid.token)
+
+
+def _figures_after(sess: ProbeSession, where: str, valid: Submission) -> None:
+    """The page's summary figures (totals, counts, seats left) after data it accepted
+    (:mod:`webtester.probes.figures`): a new entry listed while none of them moved is a finding."""
+    if NOT_CREATING.search(where) or not (valid.entry_listed or {"list-grew", "message"} & valid.success_signs):
+        return
+    before = summary_figures(valid.before.text_lines)
+    unchanged = unchanged_figures(valid.before, valid.after)
+    if unchanged:
+        shown = ", ".join(f"'{f}'" for f in unchanged[:3])
+        sess.found("summary-not-updated", where, f"a new entry ({valid.token}) was listed but the page's summary figures "
+                   f"did not change: {shown}", full=True, figures=unchanged[:6])
+    elif before and valid.before.url.split("#")[0] == valid.after.url.split("#")[0]:
+        sess.ok("summary-update", where, f"the summary figures changed after the new entry ({valid.token}) was listed")
 
 
 _DELETE_JS = r"""(token) => {
