@@ -31,6 +31,8 @@ def test_unchanged_figures_are_named_and_a_moved_one_clears_the_page():
     assert unchanged_figures(state(LINES), state(moved)) is None
     assert unchanged_figures(state(LINES), state(LINES, "http://app/other")) is None  # another route
     assert unchanged_figures(state(["Rent", "$900.00"]), state(["Rent", "$900.00"])) is None  # nothing to compare
+    rows = ["Interest Income\t—\t+$42.50", "Expenses", "4"]  # a table row, and a label that is no total or count
+    assert summary_figures(rows) == {"Expenses: #": ["4"]} and unchanged_figures(state(rows), state(rows)) is None
 
 
 @pytest.mark.parametrize(("text", "asks"), [

@@ -28,7 +28,7 @@ from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import evaluate
 from webtester.models import ActionRecord
 from webtester.probes import widgets
-from webtester.probes.figures import summary_figures, unchanged_figures
+from webtester.probes.figures import compare_figures
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
 from webtester.probes.pagemodel import DATE_ASKED, Field, FormModel, read_model
@@ -709,14 +709,13 @@ def _figures_after(sess: ProbeSession, where: str, valid: Submission) -> None:
     (:mod:`webtester.probes.figures`): a new entry listed while none of them moved is a finding."""
     if NOT_CREATING.search(where) or not (valid.entry_listed or {"list-grew", "message"} & valid.success_signs):
         return
-    before = summary_figures(valid.before.text_lines)
-    unchanged = unchanged_figures(valid.before, valid.after)
-    if unchanged:
-        shown = ", ".join(f"'{f}'" for f in unchanged[:3])
+    outcome, figures = compare_figures(valid.before, valid.after)
+    shown = ", ".join(f"'{f}'" for f in figures[:3])
+    if outcome == "unchanged":
         sess.found("summary-not-updated", where, f"a new entry ({valid.token}) was listed but the page's summary figures "
-                   f"did not change: {shown}", full=True, figures=unchanged[:6])
-    elif before and valid.before.url.split("#")[0] == valid.after.url.split("#")[0]:
-        sess.ok("summary-update", where, f"the summary figures changed after the new entry ({valid.token}) was listed")
+                   f"did not change: {shown}", full=True, figures=figures[:6])
+    elif outcome == "changed":
+        sess.ok("summary-update", where, f"the summary figures ({shown}) changed after the new entry ({valid.token}) was listed")
 
 
 _DELETE_JS = r"""(token) => {
