@@ -4,6 +4,8 @@ reaching what is behind the sign-in."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from webtester.baseline.crawl import crawl
@@ -90,79 +92,67 @@ def _serve(tmp_path, name: str, script: str):
     return start_app(site)
 
 
+@contextmanager
+def _fresh_page(browser):
+    """A page in a browser context of its own (empty storage), closed afterwards."""
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 def _heading(page) -> str:
     return page.locator("h1").first.inner_text()
 
 
 def test_the_demo_account_shown_is_used_and_a_forgotten_session_is_signed_in_again(tmp_path, browser):
-    with _serve(tmp_path, "demo", DEMO_APP) as app:
-        context = browser.new_context()
-        page = context.new_page()
-        try:
-            page.goto(app.url)
-            gate = Gate()
-            step = gate.arrive(page, app.url)
-            assert step == 'signed in as "demo@notes.app" with password "secret42" (the demo account the page shows)'
-            assert _heading(page) == "My notes"
+    with _serve(tmp_path, "demo", DEMO_APP) as app, _fresh_page(browser) as page:
+        page.goto(app.url)
+        gate = Gate()
+        step = gate.arrive(page, app.url)
+        assert step == 'signed in as "demo@notes.app" with password "secret42" (the demo account the page shows)'
+        assert _heading(page) == "My notes"
 
-            page.goto(app.url + "#/settings")  # a page load: the in-memory session is gone
-            page.reload()
-            assert _heading(page) == "Sign in"
-            assert gate.arrive(page, app.url + "#/settings") == step
-            assert _heading(page) == "Settings"  # signed in, then on to the route that was asked for
-        finally:
-            context.close()
+        page.goto(app.url + "#/settings")  # a page load: the in-memory session is gone
+        page.reload()
+        assert _heading(page) == "Sign in"
+        assert gate.arrive(page, app.url + "#/settings") == step
+        assert _heading(page) == "Settings"  # signed in, then on to the route that was asked for
 
 
 def test_an_account_is_created_when_no_credentials_work_and_created_again_in_a_fresh_context(tmp_path, browser):
     with _serve(tmp_path, "signup", SIGNUP_APP) as app:
         gate = Gate()
         for _ in range(2):  # the second context has an empty localStorage: the account is created again
-            context = browser.new_context()
-            page = context.new_page()
-            try:
+            with _fresh_page(browser) as page:
                 page.goto(app.url)
                 step = gate.arrive(page, app.url)
                 assert step is not None and "(a new account)" in step
                 assert _heading(page) == "Dashboard"
                 assert page.evaluate("() => Object.keys(JSON.parse(localStorage.getItem('accounts')))") == ["tester@example.com"]
-            finally:
-                context.close()
 
 
 def test_an_app_without_sign_in_is_left_untouched(tmp_path, browser):
-    with _serve(tmp_path, "plain", PLAIN_APP) as app:
-        context = browser.new_context()
-        page = context.new_page()
-        try:
-            page.goto(app.url)
-            gate = Gate()
-            assert gate.arrive(page, app.url) is None and gate.looked and gate.signin is None
-            assert sign_in(page) is None and _heading(page) == "Recipes"
-        finally:
-            context.close()
+    with _serve(tmp_path, "plain", PLAIN_APP) as app, _fresh_page(browser) as page:
+        page.goto(app.url)
+        gate = Gate()
+        assert gate.arrive(page, app.url) is None and gate.looked and gate.signin is None
+        assert sign_in(page) is None and _heading(page) == "Recipes"
 
 
 def test_the_crawl_and_the_probes_reach_what_is_behind_the_sign_in(tmp_path, browser):
     with _serve(tmp_path, "crawl", DEMO_APP) as app:
         gate = Gate()
-        context = browser.new_context()
-        page = context.new_page()
-        try:
+        with _fresh_page(browser) as page:
             graph = crawl(page, app.url, time_limit=20, gate=gate)
-        finally:
-            context.close()
         headings = {h for s in graph.states for h in s.headings}
         assert {"My notes", "Settings", "New note"} <= headings
         signin = [s for s in graph.states if s.headings == ["Sign in"]]  # recorded once: its words are the app's
         assert len(signin) == 1 and "Demo account" in signin[0].text
 
-        context = browser.new_context()
-        page = context.new_page()
-        try:
+        with _fresh_page(browser) as page:
             sess = ProbeSession.create(page, app.url, gate=gate)
             sess.goto(app.url + "#/settings")
             assert _heading(page) == "Settings"
             assert sess.log.steps[-1].startswith('signed in as "demo@notes.app"')
-        finally:
-            context.close()

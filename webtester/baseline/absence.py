@@ -110,13 +110,17 @@ def icon_words(icon: str) -> str:
     return ICON_ACTIONS.get(icon.split(" ", 1)[0], "") if icon else ""
 
 
+def _control_text(control: dict[str, Any]) -> str:
+    """What a crawled control shows or stands for: its name, label, placeholder, options and icon action."""
+    return " ".join([control.get("name", ""), control.get("label", ""), control.get("placeholder", ""),
+                     " ".join(control.get("options", [])), icon_words(control.get("icon", ""))])
+
+
 def _state_terms(graph: StateGraph) -> list[set[str]]:
     out = []
     for state in graph.states:
         parts = [state.text, state.title, " ".join(state.headings), re.sub(r"[/_\-?=&]", " ", state.url.split("//", 1)[-1])]
-        for control in state.controls:
-            parts += [control.get("name", ""), control.get("label", ""), control.get("placeholder", ""),
-                      " ".join(control.get("options", [])), icon_words(control.get("icon", ""))]
+        parts += [_control_text(control) for control in state.controls]
         out.append(terms(" ".join(parts)))
     return out
 
@@ -134,9 +138,7 @@ class AppVocabulary:
     @classmethod
     def of(cls, graph: StateGraph, instruction: str) -> "AppVocabulary":
         states = _state_terms(graph)
-        controls = "\n".join(" ".join([c.get("name", ""), c.get("label", ""), c.get("placeholder", ""),
-                                       " ".join(c.get("options", [])), icon_words(c.get("icon", ""))]).lower()
-                             for state in graph.states for c in state.controls)
+        controls = "\n".join(_control_text(c).lower() for state in graph.states for c in state.controls)
         return cls(graph, terms(instruction), states, set().union(*states) if states else set(), controls)
 
     def actions_without_control(self, text: str) -> list[str]:

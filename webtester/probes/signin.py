@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import evaluate
+from webtester.probes.journal import _BODY_TEXT_JS
 
 __all__ = ["Gate", "SignIn", "credential_candidates", "sign_in", "sign_in_again", "signin_form_shown"]
 
@@ -49,7 +50,8 @@ FORM_JS = r"""(mark) => {
   const pw = [...document.querySelectorAll('input[type=password]')].filter(vis);
   if (!pw.length) return null;
   const box = pw[0].closest('form') || pw[0].closest('[role=dialog]') || document.body;
-  if (!mark) return {passwords: pw.length, inputs: [...box.querySelectorAll('input, textarea')].filter(vis).length};
+  const shape = {passwords: pw.length, inputs: [...box.querySelectorAll('input, textarea')].filter(vis).length};
+  if (!mark) return shape;
   document.querySelectorAll('[data-wt-s]').forEach(e => e.removeAttribute('data-wt-s'));
   const hint = e => [e.name, e.id, e.placeholder, e.getAttribute('aria-label'), e.autocomplete,
                      ...[...(e.labels || [])].map(l => l.innerText)].filter(Boolean).join(' ').toLowerCase();
@@ -63,7 +65,7 @@ FORM_JS = r"""(mark) => {
   const submit = buttons.find(b => (b.type || '').toLowerCase() === 'submit')
     || buttons.find(b => /sign|log|continue|create|register|submit|enter|unlock/i.test(b.innerText || b.value || ''));
   if (submit) submit.setAttribute('data-wt-s', 'submit');
-  return {passwords: pw.length, fields, checks, submit: submit ? (submit.innerText || submit.value || '').trim() : null};
+  return {shape, fields, checks, submit: submit ? (submit.innerText || submit.value || '').trim() : null};
 }"""
 OPENERS_JS = r"""(pattern) => {
   const vis = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
@@ -220,7 +222,7 @@ def _pause(page: Any) -> Any:
 
 def _text(page: Any) -> str:
     try:
-        return str(evaluate(page, "() => document.body ? document.body.innerText : ''"))
+        return str(evaluate(page, _BODY_TEXT_JS) or "")
     except Exception:
         return ""
 
@@ -261,7 +263,7 @@ def _submit(page: Any, signin: SignIn, settle: Any) -> bool:
         form = evaluate(page, FORM_JS, True)
         if not form:
             return True
-        shape = evaluate(page, FORM_JS, False)
+        shape = form["shape"]
         for field in form["fields"]:
             page.locator(f'[data-wt-s="{field["key"]}"]').first.fill(_value(field, signin), timeout=ACTION_TIMEOUT_MS)
         for key in form["checks"]:
