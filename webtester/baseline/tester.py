@@ -3,7 +3,9 @@
 Preparation (once per instance, in pages of the run's browser): one look at the start page
 (:mod:`webtester.baseline.survey`, saved to ``<instance folder>/start_page.json``), the crawl into a state
 graph with the app's JavaScript coverage (:mod:`webtester.baseline.crawl`, ``state_graph.json``) and the
-bounded probe exploration (:mod:`webtester.baseline.explore`, saved to ``exploration.json``).
+bounded probe exploration (:mod:`webtester.baseline.explore`, saved to ``exploration.json``). The three share
+one wall-time budget per app (``prepare_seconds``): the exploration gets what the start page and the crawl left,
+at most its own time limit.
 Checklist: :mod:`webtester.baseline.checklist` on the instruction and the start page.
 Detection: every item is decided from the exploration (:mod:`webtester.baseline.verdicts`); the item's own
 page is not needed. A resumed instance reloads what preparation saved.
@@ -16,6 +18,7 @@ No model is used; the same app gives the same checklist and verdicts.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -43,6 +46,7 @@ RULES_VERSION = "baseline-1"
 CRAWL_TRACE = "prepare-crawl"
 EXPLORE_TRACE = "prepare-explore"
 PLAN_FILE = "baseline_plan.json"
+MIN_EXPLORE_SECONDS = 10.0  # the exploration's least time, whatever the start page and the crawl took
 START_PAGE_FILE = "start_page.json"
 
 
@@ -53,13 +57,14 @@ class BaselineTester:
     needs_item_page = False  # every verdict comes from what preparation gathered
 
     def __init__(self, *, max_actions: int = 260, time_limit: float | None = 45.0, look_at_app: bool = True,
-                 crawl_actions: int = 50, crawl_time: float = 20.0,
+                 crawl_actions: int = 50, crawl_time: float = 20.0, prepare_seconds: float | None = 50.0,
                  absence_model: AbsenceModel | None | Literal["shipped"] = "shipped") -> None:
         self.max_actions = max_actions
         self.time_limit = time_limit
         self.look_at_app = look_at_app
         self.crawl_actions = crawl_actions
         self.crawl_time = crawl_time
+        self.prepare_seconds = prepare_seconds
         self.folder: Path | None = None
         self.run_dir: Path | None = None
         self._plan: dict[str, dict[str, Any]] = {}
@@ -88,7 +93,8 @@ class BaselineTester:
             "tester": self.name, "models": {}, "prompts": [], "scripted": False, "replayed": False,
             "rules_version": RULES_VERSION,
             "limits": {"max_actions": self.max_actions, "time_limit_seconds": self.time_limit,
-                       "crawl_actions": self.crawl_actions, "crawl_seconds": self.crawl_time},
+                       "crawl_actions": self.crawl_actions, "crawl_seconds": self.crawl_time,
+                       "prepare_seconds": self.prepare_seconds},
             "absence_model": self.absence_model.trained_on if self.absence_model else None,
         }
 
@@ -115,7 +121,8 @@ class BaselineTester:
 
     def prepare(self, app_url: str, pages: PageOpener, *, instruction: str = "") -> None:
         """Look at the start page and explore the app, each in a fresh page of the run's browser (skipped for what
-        a resumed instance already saved)."""
+        a resumed instance already saved), within the preparation's wall-time budget."""
+        started = time.monotonic()
         gate = Gate()  # the app's sign-in, found once and used by every page that follows
         if self.look_at_app and self._start_page is None:
             try:
@@ -138,15 +145,23 @@ class BaselineTester:
             self._graph.trace = self._relative(page.evidence.trace)
             self._save(STATE_GRAPH_FILE, self._graph.to_dict())
         if self._exploration is None:
-            self._exploration = self._explore(app_url, pages, instruction, gate)
+            self._exploration = self._explore(app_url, pages, instruction, gate, self._explore_seconds(started))
             self._save(EXPLORATION_FILE, self._exploration.to_dict())
 
-    def _explore(self, app_url: str, pages: PageOpener, instruction: str, gate: Gate) -> Exploration:
+    def _explore_seconds(self, started: float) -> float | None:
+        """The exploration's time limit: its own, cut to what the preparation's budget has left since ``started``."""
+        if self.prepare_seconds is None:
+            return self.time_limit
+        left = max(MIN_EXPLORE_SECONDS, self.prepare_seconds - (time.monotonic() - started))
+        return left if self.time_limit is None else min(self.time_limit, left)
+
+    def _explore(self, app_url: str, pages: PageOpener, instruction: str, gate: Gate,
+                 time_limit: float | None) -> Exploration:
         shots = self.folder / "screenshots" / "explore" if self.folder else None
         page = pages.new_page(app_url, trace_name=EXPLORE_TRACE)
         try:
             explorer = Explorer(page.page, app_url, instruction=instruction, screenshot_dir=shots, relative_to=self.run_dir,
-                                accept_dialogs=False, max_actions=self.max_actions, time_limit=self.time_limit,
+                                accept_dialogs=False, max_actions=self.max_actions, time_limit=time_limit,
                                 graph=self._graph, gate=gate)
             exploration = explorer.run(page.evidence)
         finally:
