@@ -324,6 +324,17 @@ def test_a_wizard_is_walked_to_the_step_whose_next_button_blanks_the_page(sessio
     assert 'form "Trip details": step 2 (Travellers) filled and submitted with \'Next\'' in sess.log.steps, sess.log.steps
 
 
+def test_a_wizard_step_with_no_field_of_its_own_is_passed_by_its_next_button(session):
+    """Step 2 holds only an optional "Add traveller" line beside its "Next": the walk clicks "Next" itself (not
+    the line's button) and sees the page go blank, a finding named by the wizard's form."""
+    sess = session("wizard.html?optional=1", bad=False)
+    probe_form(sess, "Trip details", lambda: (sess.goto(), next(iter(read_model(sess.page).forms), None))[1])
+    blank = [f for f in sess.log.findings if f.probe == "blank-after-action"]
+    assert [f.element for f in blank] == ['form "Trip details", its Next button'], sess.log.steps
+    assert "reading 'map'" in blank[0].details["page_error"]
+    assert 'form "Trip details": step 2 has no field of its own: clicked \'Next\'' in sess.log.steps
+
+
 @pytest.mark.parametrize("mode", ["bad=1", "modal=1", "undo=1", "confirm=1", "menu=1&bad=1", "menu=1"])
 def test_deleting_an_entry_without_any_confirmation_is_a_finding(session, mode):
     """A row's trash icon, or the Delete item of its "..." menu (``menu``), deletes the task at once (``bad``): a

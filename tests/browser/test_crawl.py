@@ -20,13 +20,16 @@ function render() {
   if (localStorage.getItem('wiped')) { root.innerHTML = '<h1>Wiped</h1>'; return; }
   if (route === '#/about') { root.innerHTML = '<h1>About</h1><p>Notes keeps your notes.</p><a href="#/">Home</a>'; return; }
   root.innerHTML = '<h1>My notes</h1><nav><a href="#/about">About</a></nav>' +
-    '<button id="new">New note</button> <button id="wipe">Delete all</button><ul><li>Buy milk</li></ul>' +
+    '<button id="new">New note</button> <button id="wipe">Delete all</button>' +
+    '<ul><li id="milk" style="cursor: pointer"><b>Buy milk</b><br>2 litres</li><li>Plain note</li></ul>' +
     '<button><svg class="lucide lucide-trash-2" width="16" height="16"></svg></button>';
   document.getElementById('new').onclick = () => {
     const d = document.createElement('div'); d.setAttribute('role', 'dialog');
     d.innerHTML = '<h2>New note</h2><label for="t">Title</label><input id="t" placeholder="Title">';
     root.appendChild(d);
   };
+  // a card: no control, only a pointer cursor and a click handler
+  document.getElementById('milk').onclick = () => { root.innerHTML = '<h1>Note: Buy milk</h1><p>2 litres, semi-skimmed</p>'; };
   document.getElementById('wipe').onclick = () => { localStorage.setItem('wiped', '1'); render(); };
 }
 window.addEventListener('hashchange', render);
@@ -62,8 +65,27 @@ def test_the_crawl_records_states_transitions_routes_and_coverage_without_destru
     assert graph.path_to(dialog.id) == [f"open {notes_app.url}", 'click button "New note"']
     assert any(e.target == dialog.id and e.new_functions > 0 for e in graph.edges)  # the click ran new code
     assert any(r.endswith("#/about") for r in graph.routes)
+    # a card with a pointer cursor is opened like a control, known by its first line; a plain list entry is not
+    assert {"role": "card", "name": "Buy milk"} in home.controls and "Plain note" not in {c.get("name") for c in home.controls}
+    detail = next(s for s in graph.states if s.headings[:1] == ["Note: Buy milk"])
+    assert detail.via == 'card "Buy milk"'
     cov = graph.coverage
     assert cov["available"] and 0 < cov["functions_run"] < cov["functions"]  # unused() never ran
     assert all(s.screenshot and (tmp_path / s.screenshot).is_file() for s in graph.states)
     again = type(graph).from_dict(graph.to_dict())
     assert again.to_dict() == graph.to_dict()
+
+
+def test_the_exploration_opens_a_crawled_card_again_by_its_first_line(notes_app, browser):
+    from webtester.baseline.explore import _opener
+
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        graph = crawl(page, notes_app.url, time_limit=20)
+        edge = next(e for e in graph.edges if e.action == 'card "Buy milk"')
+        page.goto(notes_app.url)
+        page.locator(_opener(edge)).first.click(timeout=5000)
+        assert page.locator("h1").inner_text() == "Note: Buy milk"
+    finally:
+        context.close()

@@ -120,7 +120,7 @@ def _state_terms(graph: StateGraph) -> list[set[str]]:
     out = []
     for state in graph.states:
         parts = [state.text, state.title, " ".join(state.headings), re.sub(r"[/_\-?=&]", " ", state.url.split("//", 1)[-1])]
-        parts += [_control_text(control) for control in state.controls]
+        parts += [_control_text(control) for control in state.controls if control.get("role") != "card"]
         out.append(terms(" ".join(parts)))
     return out
 
@@ -138,7 +138,8 @@ class AppVocabulary:
     @classmethod
     def of(cls, graph: StateGraph, instruction: str) -> "AppVocabulary":
         states = _state_terms(graph)
-        controls = "\n".join(_control_text(c).lower() for state in graph.states for c in state.controls)
+        controls = "\n".join(_control_text(c).lower() for state in graph.states for c in state.controls
+                             if c.get("role") != "card")  # a card's text is the data it shows, no action offered
         return cls(graph, terms(instruction), states, set().union(*states) if states else set(), controls)
 
     def actions_without_control(self, text: str) -> list[str]:

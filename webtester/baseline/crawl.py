@@ -2,7 +2,8 @@
 app's own JavaScript coverage.
 
 The crawl visits every same-origin route it finds, and on each route clicks the controls a user would try
-(buttons, tabs, menu items, switches), one at a time from the route's fresh state. A state is what the page
+(buttons, tabs, menu items, switches, and the first two cards or rows that open on a click: elements with a
+pointer cursor that are no control), one at a time from the route's fresh state. A state is what the page
 shows (route, headings, dialog, control names); each click that leads to another state is an edge. Chromium's
 precise coverage (a CDP session) counts the app's functions run so far; every edge records how many new ones
 its click ran, and routes are explored in the order of the coverage their first view gained. Destructive
@@ -30,8 +31,11 @@ from webtester.probes.signin import Gate
 STATE_GRAPH_VERSION = 1
 DESTRUCTIVE = re.compile(r"\b(delete|remove|clear|reset|log ?out|sign ?out|erase|discard|destroy|drop|empty)\b", re.I)
 TEXT_LIMIT = 4000  # characters of visible text kept per state
+CLICKED_ROLES = ("button", "tab", "menuitem", "switch", "combobox", "card")
+CARDS_PER_ROUTE = 2  # cards opened per route (a card: an element with a pointer cursor that is no control)
 
 SNAPSHOT_JS = r"""() => {
+  const MAX_CARDS = 12;
   const vis = el => { const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'; };
   const name = el => (el.getAttribute('aria-label') || el.innerText || el.value || el.title ||
@@ -57,6 +61,19 @@ SNAPSHOT_JS = r"""() => {
                    disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
                    options: tag === 'select' ? [...el.options].map(o => o.text.trim()).slice(0, 30) : []});
     i += 1;
+  }
+  // cards and rows that open something on a click (a pointer cursor that their parent does not have), in no control
+  let cards = 0;
+  for (const el of document.querySelectorAll('div, li, tr, article, section, td, img')) {
+    if (cards >= MAX_CARDS || controls.length >= 150) break;
+    if (el.closest(sel) || getComputedStyle(el).cursor !== 'pointer' || !vis(el)) continue;
+    if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') continue;
+    const text = (el.innerText || el.getAttribute('aria-label') || el.getAttribute('alt') || '').trim();
+    if (!text) continue;
+    el.setAttribute('data-wt-c', String(i));
+    controls.push({i, role: 'card', tag: el.tagName.toLowerCase(), name: text.split('\n')[0].replace(/\s+/g, ' ').slice(0, 80),
+                   icon: '', label: '', placeholder: '', href: '', disabled: false, options: []});
+    i += 1; cards += 1;
   }
   const dialog = [...document.querySelectorAll('[role=dialog], [role=alertdialog], dialog[open]')].some(vis);
   const headings = [...document.querySelectorAll('h1, h2, h3, h4, [role=heading]')].filter(vis)
@@ -138,7 +155,7 @@ class StateGraph:
 
 def _state_id(snap: dict[str, Any]) -> str:
     parts = urlsplit(snap["url"])
-    names = sorted({c["name"] for c in snap["controls"] if c["name"]})[:60]
+    names = sorted({c["name"] for c in snap["controls"] if c["name"] and c["role"] != "card"})[:60]  # cards show data
     key = "|".join([parts.path, parts.fragment, str(snap["dialog"]), *snap["headings"][:20], *names])
     return hashlib.sha1(key.encode()).hexdigest()[:10]
 
@@ -339,15 +356,19 @@ class Crawler:
             self._click_through(url, route_state, snap, queue, done)
 
     def _candidates(self, snap: dict[str, Any]) -> list[dict[str, Any]]:
-        picked = []
+        """The controls to click on a route: its buttons, tabs and menus, and its first cards (one opened card is
+        much like another)."""
+        picked: list[dict[str, Any]] = []
+        cards: list[dict[str, Any]] = []
         for control in snap["controls"]:
-            if control["role"] not in ("button", "tab", "menuitem", "switch", "combobox") or control["tag"] == "select":
+            if control["role"] not in CLICKED_ROLES or control["tag"] == "select":
                 continue
             name = control["name"]
             if not name or control["disabled"] or DESTRUCTIVE.search(name) or name in self._tried:
                 continue
-            picked.append(control)
-        return picked[: self.clicks_per_route]
+            (cards if control["role"] == "card" else picked).append(control)
+        cards = cards[:CARDS_PER_ROUTE]
+        return picked[: self.clicks_per_route - len(cards)] + cards
 
     def _click_through(self, url: str, route_state: CrawlState, snap: dict[str, Any], queue: list[tuple[int, str]],
                        done: set[str]) -> None:

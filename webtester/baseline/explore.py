@@ -357,9 +357,10 @@ _FIELD_ROLES = {"text", "email", "number", "tel", "url", "date", "datetime-local
 
 
 def _opener(edge: CrawlEdge) -> str:
-    """The selector of the control a crawl edge clicked (its label is ``role "name"``)."""
+    """The selector of the control a crawl edge clicked (its label is ``role "name"``); a card (no control) by the
+    element that shows its first line exactly (the click reaches the card)."""
     role, _, name = edge.action.partition(" ")
-    return f'role={role}[name={name}s]'
+    return f"text={name}" if role == "card" else f'role={role}[name={name}s]'
 
 
 def _blank(state: CrawlState) -> bool:

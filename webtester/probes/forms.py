@@ -455,7 +455,14 @@ def walk_steps(sess: ProbeSession, where: str, first: FormModel, max_steps: int 
             return
         steps = [f for f in read_model(sess.page).forms if f.loose and f.visible and f.submit and f.signature not in seen]
         # a step's own "Next" / "Continue" before a button that adds something within the step ("Add participant")
-        step = next((f for f in steps if STEP_WORDS.match(f.submit_text)), steps[0] if steps else None)
+        step = next((f for f in steps if STEP_WORDS.match(f.submit_text)), None)
+        if step is None:  # a step with no field of its own ahead of its "Next" (optional entries, a review)
+            advanced = _next_step_button(sess, where, n)
+            if advanced is not None:
+                if not advanced:
+                    return
+                continue
+            step = steps[0] if steps else None
         if step is None:
             sess.step(f"{where}: no further step")
             return
@@ -466,6 +473,36 @@ def walk_steps(sess: ProbeSession, where: str, first: FormModel, max_steps: int 
         sess.step(f"{where}: step {n} ({step.name}) filled and submitted with {step.submit_text!r}")
         if result is None or result.rejected or not STEP_WORDS.match(step.submit_text):
             return
+
+
+def _next_step_button(sess: ProbeSession, where: str, n: int) -> bool | None:
+    """Click the wizard's visible "Next" / "Continue" button that belongs to no form; None when there is none,
+    else whether the page changed (a blank page after it is a finding)."""
+    buttons = sess.page.get_by_role("button", name=STEP_WORDS)
+    button = None
+    for i in range(min(buttons.count(), 4)):
+        candidate = buttons.nth(i)
+        try:
+            if candidate.is_visible() and candidate.is_enabled():
+                button = candidate
+                break
+        except Exception:
+            continue
+    if button is None:
+        return None
+    name = (button.inner_text(timeout=1000) or "Next").strip()[:40]
+    sess.spend()
+    before, mark = sess.state(), sess.before_action()
+    try:
+        with sess.journal.act("click", button, what=f"button {name!r}"):
+            button.click(timeout=2000)
+    except Exception:
+        return False
+    sess.settle(250)
+    sess.step(f"{where}: step {n} has no field of its own: clicked {name!r}")
+    if sess.check_blank(f"{where}, its {name} button", "clicking", mark):  # the form's name is the subject
+        return False
+    return not sess.state().same_as(before)
 
 
 def date_value(kind: str, days: int) -> str:
