@@ -44,7 +44,6 @@ PROBE_RULES: dict[str, tuple[str, ...]] = {
     "filters-combined-wrong": ("filter-combined",),
     "no-empty-state": ("empty-state",),
     "count-mismatch": ("count",),
-    "summary-not-updated": ("summary-update",),
     "close-control-broken": ("dialog-close",),
     "escape-does-not-close": ("dialog-close",),
     "repeat-vote": ("vote",),
