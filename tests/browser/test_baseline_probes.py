@@ -362,6 +362,17 @@ def test_deleting_an_entry_without_any_confirmation_is_a_finding(session, mode):
     assert sess.shows("Write the quarterly report"), "the deleted entry's storage was not put back"
 
 
+def test_a_duplicate_the_page_warns_of_while_it_is_typed_is_no_finding(session):
+    """The app lets the same name through a second time but warns of it as the name is typed: the app noticed, so
+    the probe records the warning as the duplicate check, not a finding."""
+    sess = session("memory_list.html?warn=1", bad=False)
+    probe_form(sess, "Add a contact", lambda: (sess.goto(), next(f for f in read_model(sess.page).forms if f.visible))[1],
+               reopen_here=lambda: next((f for f in read_model(sess.page).forms if f.visible), None))
+    assert "duplicate-accepted" not in {f.probe for f in sess.log.findings}
+    (check,) = [c for c in sess.log.covered if c.probe == "duplicate"]
+    assert "Possible duplicate" in check.note
+
+
 @pytest.mark.parametrize("bad", [True, False])
 def test_the_second_equal_submission_is_made_in_place_so_entries_kept_in_memory_are_compared(session, bad):
     sess = session("memory_list.html", bad)

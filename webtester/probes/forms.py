@@ -616,12 +616,25 @@ def _submit_same(sess: ProbeSession, where: str, token: str, attempt: str,
     return None if result is None else (form, result)
 
 
+#: a warning that the data entered is already there, shown while the fields are filled in or after submitting
+DUPLICATE_WARNING = re.compile(r"\b(?:duplicates?|already (?:exists?|registered|taken|in use|added|booked|listed)|"
+                               r"similar (?:entry|entries|records?))\b", re.IGNORECASE)
+
+
+def duplicate_warning(first: Submission, second: Submission) -> str | None:
+    """A line warning of a duplicate that the page showed around the second submission of the same data (while its
+    fields were filled in, or after it) and not around the first: the app noticed, even if it let it through."""
+    seen = {line for line in first.before.text_lines + first.after.text_lines if DUPLICATE_WARNING.search(line)}
+    return next((line for line in second.before.text_lines + second.after.text_lines
+                 if DUPLICATE_WARNING.search(line) and line not in seen), None)
+
+
 def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reopen,
                      reopen_here: Reopen | None = None) -> None:
     """Submit the same data twice (the second time in place when the first entry is listed and ``reopen_here`` finds
     the form, so entries kept only in memory are still listed): a second entry with it listed beside the first, or
     the same success again with no warning when the first entry is not listed (and the form is a ``<form>``), is a
-    finding; a rejected second submission is coverage."""
+    finding; a rejected second submission, or one the page warned of (:func:`duplicate_warning`), is coverage."""
     token = sess.token()
     first = _submit_same(sess, where, token, "first", reopen)
     if first is None or not first[1].accepted_like(valid):
@@ -634,6 +647,10 @@ def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: 
     if second is None:
         return
     form, result = second
+    warning = duplicate_warning(first[1], result)
+    if warning is not None:
+        sess.ok("duplicate", where, f"the page warned of the same data submitted again: {warning[:120]!r}")
+        return
     rejected, accepted = _checks(sess, form, result)
     listed = entries_showing(sess, token)
     # fields outside a <form> are often settings saved again and again: for them only two listed entries count
