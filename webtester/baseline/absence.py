@@ -24,7 +24,7 @@ from typing import Any
 
 import snowballstemmer
 
-from webtester.baseline.crawl import StateGraph
+from webtester.baseline.crawl import CrawlState, StateGraph
 from webtester.models import Dimension
 
 MODEL_RESOURCE = "data/absence_model.json"
@@ -116,11 +116,16 @@ def _control_text(control: dict[str, Any]) -> str:
                      " ".join(control.get("options", [])), icon_words(control.get("icon", ""))])
 
 
+def _offered(state: CrawlState) -> list[dict]:
+    """The state's controls that offer an action (a card's text is the data it shows, already in the state's text)."""
+    return [control for control in state.controls if control.get("role") != "card"]
+
+
 def _state_terms(graph: StateGraph) -> list[set[str]]:
     out = []
     for state in graph.states:
         parts = [state.text, state.title, " ".join(state.headings), re.sub(r"[/_\-?=&]", " ", state.url.split("//", 1)[-1])]
-        parts += [_control_text(control) for control in state.controls if control.get("role") != "card"]
+        parts += [_control_text(control) for control in _offered(state)]
         out.append(terms(" ".join(parts)))
     return out
 
@@ -138,8 +143,7 @@ class AppVocabulary:
     @classmethod
     def of(cls, graph: StateGraph, instruction: str) -> "AppVocabulary":
         states = _state_terms(graph)
-        controls = "\n".join(_control_text(c).lower() for state in graph.states for c in state.controls
-                             if c.get("role") != "card")  # a card's text is the data it shows, no action offered
+        controls = "\n".join(_control_text(c).lower() for state in graph.states for c in _offered(state))
         return cls(graph, terms(instruction), states, set().union(*states) if states else set(), controls)
 
     def actions_without_control(self, text: str) -> list[str]:

@@ -46,8 +46,8 @@ RULES_VERSION = "baseline-1"
 CRAWL_TRACE = "prepare-crawl"
 EXPLORE_TRACE = "prepare-explore"
 PLAN_FILE = "baseline_plan.json"
-MIN_EXPLORE_SECONDS = 10.0  # the exploration's least time, whatever the start page and the crawl took
 START_PAGE_FILE = "start_page.json"
+MIN_EXPLORE_SECONDS = 10.0  # the exploration's least time, whatever the start page and the crawl took
 
 
 class BaselineTester:

@@ -25,7 +25,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
-from webtester.browser.watchdog import evaluate
+from webtester.browser.watchdog import bounded, evaluate
 from webtester.models import ActionRecord
 from webtester.probes import widgets
 from webtester.probes.figures import compare_figures
@@ -458,9 +458,9 @@ def walk_steps(sess: ProbeSession, where: str, first: FormModel, max_steps: int 
         step = next((f for f in steps if STEP_WORDS.match(f.submit_text)), None)
         if step is None:  # a step with no field of its own ahead of its "Next" (optional entries, a review)
             advanced = _next_step_button(sess, where, n)
-            if advanced is not None:
-                if not advanced:
-                    return
+            if advanced is False:
+                return
+            if advanced:
                 continue
             step = steps[0] if steps else None
         if step is None:
@@ -478,19 +478,15 @@ def walk_steps(sess: ProbeSession, where: str, first: FormModel, max_steps: int 
 def _next_step_button(sess: ProbeSession, where: str, n: int) -> bool | None:
     """Click the wizard's visible "Next" / "Continue" button that belongs to no form; None when there is none,
     else whether the page changed (a blank page after it is a finding)."""
-    buttons = sess.page.get_by_role("button", name=STEP_WORDS)
-    button = None
-    for i in range(min(buttons.count(), 4)):
-        candidate = buttons.nth(i)
-        try:
-            if candidate.is_visible() and candidate.is_enabled():
-                button = candidate
-                break
-        except Exception:
-            continue
+    try:
+        with bounded(sess.page):  # count, is_visible and is_enabled have no time limit of their own
+            buttons = sess.page.get_by_role("button", name=STEP_WORDS).all()[:4]
+            button = next((b for b in buttons if b.is_visible() and b.is_enabled()), None)
+            name = (button.inner_text() or "Next").strip()[:40] if button is not None else ""
+    except Exception:  # a page that changed under the query or stopped answering: no step button seen
+        return None
     if button is None:
         return None
-    name = (button.inner_text(timeout=1000) or "Next").strip()[:40]
     sess.spend()
     before, mark = sess.state(), sess.before_action()
     try:
