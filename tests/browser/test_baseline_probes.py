@@ -86,6 +86,7 @@ def _run_widgets(sess: ProbeSession) -> None:
 
 CASES = [
     ("forms.html", _run_forms, {"invalid-input-accepted", "required-field-not-enforced", "form-not-cleared", "deleted-entry-returns",
+                                "edit-not-saved",
                                 "duplicate-accepted"}),
     ("dates.html", _run_dates, {"past-date-accepted", "future-date-accepted", "end-before-start-accepted", "duplicate-accepted"}),
     ("list.html", _run_lists, {"search-misses-entry", "filter-shows-other", "count-mismatch", "no-empty-state"}),
@@ -111,7 +112,8 @@ def test_probes_silent_without_defects(session, name, run, expected):
     assert sess.log.findings == [], [f"{f.probe}: {f.element}: {f.message}" for f in sess.log.findings]
     covered = {c.probe for c in sess.log.covered}
     # a silent probe must have exercised something: each defect kind has its 'checked, no problem' record
-    wanted = {"forms.html": {"invalid-input", "required-choice", "form-cleared", "persist-delete", "required", "duplicate"},
+    wanted = {"forms.html": {"invalid-input", "required-choice", "form-cleared", "persist-delete", "required", "duplicate",
+                             "edit"},
               "dates.html": {"date-order", "duplicate"},
               "list.html": {"search", "filter", "count", "empty-state"},
               "widgets.html": {"dialog-close", "vote"}}[name]
@@ -397,3 +399,24 @@ def test_the_second_equal_submission_is_made_in_place_so_entries_kept_in_memory_
         again = session("memory_list.html", bad)
         probe_form(again, "Add a contact", lambda: (again.goto(), read_model(again.page).forms[0])[1])
         assert "duplicate-accepted" not in {f.probe for f in again.log.findings}
+
+
+@pytest.mark.parametrize("mode", ["editlost", "bad", "good"])
+def test_an_edit_of_the_created_entry_is_checked_in_view_and_after_a_reload(session, mode):
+    """The created note is renamed through its Edit control: a rename that is saved is the edit checked; one the
+    list never shows, or one a reload undoes, is a finding about the form's entries."""
+    sess = session("forms.html" + ("?editlost=1" if mode == "editlost" else ""), bad=mode == "bad")
+    _run_forms(sess)
+    edits = [f for f in sess.log.findings if f.probe.startswith("edit-")]
+    covered = [c for c in sess.log.covered if c.probe == "edit"]
+    if mode == "good":
+        assert not edits and covered and "Edit" in covered[0].element
+        return
+    (finding,) = edits
+    assert finding.probe == {"bad": "edit-not-saved", "editlost": "edit-lost-on-reload"}[mode]
+    assert finding.details["field"] == "Add a note" and finding.actions[-1]["outcome"] == "failed"
+    exploration = Exploration(findings=[f.to_dict() for f in sess.log.findings], covered=[c.to_dict() for c in sess.log.covered])
+    for text, failed in (("Users can edit an existing note and the change is saved.", True),
+                         ("Users can edit their profile.", False)):
+        verdict = decide(TestItem(id="FT-01", dimension=Dimension.functionality, description=text), exploration)
+        assert (verdict.status is Status.failed) is failed, (text, verdict)

@@ -146,6 +146,7 @@ _RULE_PATTERNS: list[tuple[str, str]] = [
     ("vote", r"one (?:up)?vote|(?:up)?vot(?:e|es|ing)\b[^.]*(?:again|only once|twice|takes? (?:it|the vote) back|toggle|remove)|"
              r"clicking (?:it )?again"),
     ("persist-create", r"reload|refresh|local ?storage|still (?:there|listed|shown)|persist|survive|kept in|saved in the browser"),
+    ("edit", r"\b(?:edit(?:s|ed|ing)?|modif(?:y|ies|ied|ying)|renam(?:e|es|ed|ing))\b"),
     ("persist-delete", r"(?:delet|remov)\w*[^.]*(?:reload|refresh|stays? deleted|come back|still gone)"),
     ("delete-confirm", r"(?:delet|remov)\w*[^.]{0,80}?\b(?:confirm\w*|are you sure)\b(?!\s+(?:message|toast|notification|email))|"
                        r"\bconfirm\w*\b(?!\s+(?:message|toast|notification|email))[^.]{0,40}\b(?:delet|remov)"),
@@ -310,6 +311,10 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
                         "remove it.", "Click the Delete control of a listed entry.",
                     "A confirmation is asked for before the entry disappears, or an undo is offered.",
                     "delete-confirm", None, 2))
+    if "edit" in exercised:  # the exploration changed a created entry through its Edit control
+        add(Planned(FT, "Editing an entry saves the change: after saving, the list shows the edited text, also after the "
+                        "page is reloaded.", "Open a listed entry's Edit control, change its name and save; then reload.",
+                    "The entry shows the new name, before and after the reload.", "edit", None, 2))
     if "summary-update" in exercised:  # the exploration saw totals or counts beside a form that adds entries
         add(Planned(IX, "The summary figures shown with the entries (totals, counts, what is left) update as soon as a new "
                         "entry is added.", "Note the totals, add an entry, and compare the totals again.",

@@ -38,6 +38,8 @@ PROBE_RULES: dict[str, tuple[str, ...]] = {
     "state-lost-on-reload": ("persist-create",),
     "deleted-entry-returns": ("persist-delete",),
     "delete-unconfirmed": ("delete-confirm",),
+    "edit-not-saved": ("edit",),
+    "edit-lost-on-reload": ("edit",),
     "search-misses-entry": ("search",),
     "filter-shows-other": ("filter",),
     "filter-lost-on-switch": ("filter-views",),
@@ -82,7 +84,7 @@ def _within(part: str, whole: str) -> bool:
 FORM_RULES = frozenset({"required", "required-choice", "unavailable-option", "feedback", "form-cleared", "stays-disabled",
                         "summary-update",
                         "persist-create", "persist-delete", "past-date", "future-date", "date-order", "duplicate",
-                        "blank-input"})
+                        "blank-input", "edit"})
 #: rules narrow enough that their records concern any item with the rule (what a date or a repeated submission is
 #: about rarely names the form's field the way the item does)
 SPECIFIC_RULES = frozenset({"past-date", "future-date", "date-order", "duplicate", "delete-confirm", "blank-input",
@@ -91,7 +93,7 @@ SPECIFIC_RULES = frozenset({"past-date", "future-date", "date-order", "duplicate
 NOT_SUBMITTED = re.compile(r"\b(?:likes?|liked|favou?rites?|bookmark\w*|vot\w+|debounc\w*|requests?)\b", re.IGNORECASE)
 #: rules a record of which concerns an item only when the record names what the item is about
 TARGETED_RULES = frozenset({"required", "required-choice", "invalid-input", "unavailable-option", "stays-disabled",
-                            "form-cleared", "search", "filter", "filter-combined", "filter-views"})
+                            "form-cleared", "search", "filter", "filter-combined", "filter-views", "edit"})
 
 
 def _subject(record: dict) -> str:

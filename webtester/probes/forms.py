@@ -1,6 +1,7 @@
 """Form probes: empty and valid submissions, text fields holding only spaces, invalid values, dates in the past or
 the future and end dates before start dates, unset required choices, unavailable options, buttons that stay
-disabled, feedback, clearing, the same data submitted twice, and whether created or deleted entries survive a reload. The steps of a wizard are
+disabled, feedback, clearing, the same data submitted twice, whether created or deleted entries survive a reload, and
+whether an edit of a created entry is saved (:mod:`webtester.probes.editing`). The steps of a wizard are
 filled one after another, so that a page that goes blank on a later step is seen.
 
 Fields with no ``<form>`` element (``FormModel.loose``) get the same battery, with two cautions: new text alone
@@ -28,6 +29,7 @@ from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import bounded, evaluate
 from webtester.models import ActionRecord
 from webtester.probes import widgets
+from webtester.probes.editing import form_name, probe_edit
 from webtester.probes.figures import compare_figures
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
@@ -744,14 +746,20 @@ def _after_valid(sess: ProbeSession, form: FormModel, where: str, valid: Submiss
                    shot_of=form.sel)
     elif valid.form_after.get("visible"):
         sess.ok("form-cleared", where, "the fields were emptied after the submission")
+    token = probe_edit(sess, where, valid.token)  # the entry's marker, changed when an edit was saved
     sess.reload()
-    if not sess.shows(valid.token, in_list=True):
-        sess.found("state-lost-on-reload", where, f"the entry created through this form ({valid.token}) is gone after a reload",
-                   full=True, expect=[sess.journal.expect("expect_text", "failed", value=valid.token)])
+    if not sess.shows(token, in_list=True):
+        if token != valid.token and sess.shows(valid.token, in_list=True):
+            sess.found("edit-lost-on-reload", where, f"the entry edited from {valid.token} to {token} shows "
+                       f"{valid.token} again after a reload", full=True, field=form_name(where),
+                       expect=[sess.journal.expect("expect_text", "failed", value=token)])
+            return
+        sess.found("state-lost-on-reload", where, f"the entry created through this form ({token}) is gone after a reload",
+                   full=True, expect=[sess.journal.expect("expect_text", "failed", value=token)])
         return
-    sess.ok("persist-create", where, f"the new entry ({valid.token}) was still shown after a reload",
-            expect=[sess.journal.expect("expect_text", "held", value=valid.token)])
-    _delete_and_reload(sess, where, valid.token)
+    sess.ok("persist-create", where, f"the new entry ({token}) was still shown after a reload",
+            expect=[sess.journal.expect("expect_text", "held", value=token)])
+    _delete_and_reload(sess, where, token)
 
 
 def _figures_after(sess: ProbeSession, where: str, valid: Submission) -> None:
