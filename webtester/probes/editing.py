@@ -13,12 +13,13 @@ the edit form's Save / Update button (else Enter in the first field). Then:
 * anything else (no edit control, no field holding the marker, the form still open, both markers shown) is
   left unjudged, with a step saying why.
 
-Returns the marker the entry now carries, so that later probes (the deletion) find it.
+Returns the marker the entry now shows and the one typed, so that the reload check and the deletion find it.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from webtester.browser.watchdog import PageUnresponsive, evaluate
 from webtester.probes.session import BudgetExceeded, ProbeSession
@@ -79,24 +80,36 @@ def form_name(where: str) -> str:
     return names[0] if names else where
 
 
-def probe_edit(sess: ProbeSession, where: str, token: str) -> str:
-    """Change the listed entry that shows ``token`` through its edit control (see the module docstring); returns
-    the marker the entry carries afterwards (``token`` unless the edit was saved)."""
+@dataclass(frozen=True)
+class Edit:
+    """What an edit left: the marker the entry shows (``marker``), and the one typed into its fields (``typed``,
+    None when nothing was typed), which a save the page did not show may still have stored."""
+
+    marker: str
+    typed: str | None = None
+
+    def markers(self) -> list[str]:
+        """The markers the entry may carry after a reload, the one it showed first."""
+        return [self.marker] + ([self.typed] if self.typed and self.typed != self.marker else [])
+
+
+def probe_edit(sess: ProbeSession, where: str, token: str) -> Edit:
+    """Change the listed entry that shows ``token`` through its edit control (see the module docstring)."""
     try:
         return _edit(sess, where, token)
     except (BudgetExceeded, PageUnresponsive):
         raise
     except Exception as exc:  # the page changed under the probe: nothing judged
         sess.step(f"{where}: editing the entry {token} stopped by {type(exc).__name__}; not judged")
-        return token
+        return Edit(token, token)
 
 
-def _edit(sess: ProbeSession, where: str, token: str) -> str:
+def _edit(sess: ProbeSession, where: str, token: str) -> Edit:
     page = sess.page
     evaluate(page, _EDIT_FORM_JS, [token, True])
     label = evaluate(page, _EDIT_CONTROL_JS, token)
     if not label:
-        return token
+        return Edit(token)
     element = f'edit control "{label}" of the entry "{token}" ({where})'
     subject = form_name(where)  # what the findings are about: the form that created the entry
     sess.spend()
@@ -107,7 +120,7 @@ def _edit(sess: ProbeSession, where: str, token: str) -> str:
     form = evaluate(page, _EDIT_FORM_JS, [token, False])
     if not form:
         sess.step(f"{element}: no editable field holding the entry's text opened; not judged")
-        return token
+        return Edit(token)
     new = sess.token()
     for i in range(min(int(form["fields"]), 4)):
         sess.spend()
@@ -128,21 +141,21 @@ def _edit(sess: ProbeSession, where: str, token: str) -> str:
     sess.settle(500)
     saved_with = f"{form['save']!r}" if form["save"] else "Enter"
     if sess.check_blank(element, f"saving with {saved_with}", before):
-        return token
-    if evaluate(page, _STILL_OPEN_JS):
+        return Edit(token, new)
+    old_shown, new_shown = sess.shows(token), sess.shows(new)
+    if (old_shown or not new_shown) and evaluate(page, _STILL_OPEN_JS):  # (a form that is always shown may stay)
         sess.step(f"{element}: the edit form stayed open after {saved_with}; not judged")
         page.keyboard.press("Escape")
-        return token
-    old_shown, new_shown = sess.shows(token), sess.shows(new)
+        return Edit(token, new)
     if old_shown and not new_shown:
         sess.found("edit-not-saved", element,
                    f"the entry's text was changed from {token} to {new} in its edit form and saved with {saved_with}, "
                    f"but the entry still shows {token}", full=True, field=subject,
                    expect=[sess.journal.expect("expect_text", "failed", value=new)])
-        return token
+        return Edit(token, new)
     if not new_shown or old_shown:
         sess.step(f"{element}: after the edit the page shows {'both markers' if old_shown else 'neither marker'}; not judged")
-        return new if new_shown else token
+        return Edit(new if new_shown else token, new)
     sess.ok("edit", element, f"the entry's text changed from {token} to {new} after {saved_with}",
             expect=[sess.journal.expect("expect_text", "held", value=new)])
-    return new
+    return Edit(new, new)

@@ -746,16 +746,17 @@ def _after_valid(sess: ProbeSession, form: FormModel, where: str, valid: Submiss
                    shot_of=form.sel)
     elif valid.form_after.get("visible"):
         sess.ok("form-cleared", where, "the fields were emptied after the submission")
-    token = probe_edit(sess, where, valid.token)  # the entry's marker, changed when an edit was saved
+    edit = probe_edit(sess, where, valid.token)  # the entry's marker, changed when an edit was saved
     sess.reload()
-    if not sess.shows(token, in_list=True):
-        if token != valid.token and sess.shows(valid.token, in_list=True):
-            sess.found("edit-lost-on-reload", where, f"the entry edited from {valid.token} to {token} shows "
+    token = next((m for m in edit.markers() if sess.shows(m, in_list=True)), None)
+    if token is None:
+        if edit.marker != valid.token and sess.shows(valid.token, in_list=True):
+            sess.found("edit-lost-on-reload", where, f"the entry edited from {valid.token} to {edit.marker} shows "
                        f"{valid.token} again after a reload", full=True, field=form_name(where),
-                       expect=[sess.journal.expect("expect_text", "failed", value=token)])
+                       expect=[sess.journal.expect("expect_text", "failed", value=edit.marker)])
             return
-        sess.found("state-lost-on-reload", where, f"the entry created through this form ({token}) is gone after a reload",
-                   full=True, expect=[sess.journal.expect("expect_text", "failed", value=token)])
+        sess.found("state-lost-on-reload", where, f"the entry created through this form ({edit.marker}) is gone after a "
+                   "reload", full=True, expect=[sess.journal.expect("expect_text", "failed", value=edit.marker)])
         return
     sess.ok("persist-create", where, f"the new entry ({token}) was still shown after a reload",
             expect=[sess.journal.expect("expect_text", "held", value=token)])
