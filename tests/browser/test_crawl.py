@@ -89,3 +89,16 @@ def test_the_exploration_opens_a_crawled_card_again_by_its_first_line(notes_app,
         assert page.locator("h1").inner_text() == "Note: Buy milk"
     finally:
         context.close()
+
+
+def test_cards_are_opened_beyond_the_clicks_a_route_gives_its_controls(notes_app, browser):
+    """With room for one control click per route, the route's card is still opened: cards do not take the
+    controls' places."""
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        graph = crawl(page, notes_app.url, time_limit=20, clicks_per_route=1)
+    finally:
+        context.close()
+    actions = [e.action for e in graph.edges]
+    assert 'card "Buy milk"' in actions and 'button "New note"' in actions, actions

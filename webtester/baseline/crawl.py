@@ -2,7 +2,7 @@
 app's own JavaScript coverage.
 
 The crawl visits every same-origin route it finds, and on each route clicks the controls a user would try
-(buttons, tabs, menu items, switches, and the first two cards or rows that open on a click: elements with a
+(buttons, tabs, menu items, switches, and beyond those the first two cards or rows that open on a click: elements with a
 pointer cursor that are no control), one at a time from the route's fresh state. A state is what the page
 shows (route, headings, dialog, control names); each click that leads to another state is an edge. Chromium's
 precise coverage (a CDP session) counts the app's functions run so far; every edge records how many new ones
@@ -356,8 +356,8 @@ class Crawler:
             self._click_through(url, route_state, snap, queue, done)
 
     def _candidates(self, snap: dict[str, Any]) -> list[dict[str, Any]]:
-        """The controls to click on a route: its buttons, tabs and menus, and its first cards (one opened card is
-        much like another)."""
+        """The controls to click on a route: its buttons, tabs and menus (at most ``clicks_per_route``), then its
+        first cards (one opened card is much like another), which do not take the controls' places."""
         picked: list[dict[str, Any]] = []
         cards: list[dict[str, Any]] = []
         for control in snap["controls"]:
@@ -368,7 +368,7 @@ class Crawler:
                 continue
             (cards if control["role"] == "card" else picked).append(control)
         cards = cards[:CARDS_PER_ROUTE]
-        return picked[: self.clicks_per_route - len(cards)] + cards
+        return picked[: self.clicks_per_route] + cards
 
     def _click_through(self, url: str, route_state: CrawlState, snap: dict[str, Any], queue: list[tuple[int, str]],
                        done: set[str]) -> None:
