@@ -12,14 +12,16 @@ from webtester.eval.judges.base import JudgeError, check_matches
 from webtester.eval.judges.trained import training as judge_training
 from webtester.eval.judges.trained.dev_set import (
     GUIDE_EXAMPLES,
+    TUNING_SET_FILE,
     Checklist,
     TuningSet,
     item_agreement,
     judge_figures,
     load_dev_set,
+    read_tuning_set,
 )
 from webtester.eval.judges.trained.features import FEATURES, pair_features, token_alignment, words
-from webtester.eval.judges.trained.judge import MODEL_FILE, PairModel, TrainedJudge, assign, read_model
+from webtester.eval.judges.trained.judge import MODEL_FILE, PairModel, TrainedJudge, assign, read_adapter, read_model
 from webtester.models import Category, Dimension, GoldItem, Instance, TestItem
 
 F, C = Dimension.functionality, Dimension.constraint
@@ -95,6 +97,20 @@ def test_artifact_is_small_and_consistent_with_the_code():
     assert model.features == FEATURES
     assert 0.0 < data["threshold"] < 1.0
     assert not set(data["training_data"]["instances"]) & {"WebTestBench_0004", "WebTestBench_0057", "WebTestBench_0075"}
+
+
+def test_every_stored_judge_version_loads_with_the_encoder_it_was_fitted_with():
+    """The shipped judge and the earlier versions kept for comparison each name their tuned encoder file, whose
+    digest matches; the shipped one's is the encoder the tuning-set record names."""
+    digests = {}
+    for name in ("trained_judge.json", "trained_judge_v3.json", "trained_judge_v2.json"):
+        path = MODEL_FILE.with_name(name)
+        data = read_model(path)
+        assert read_adapter(path, data), name  # raises JudgeError when the file's digest differs
+        digests[name] = data["adapter"]["digest"]
+    assert digests["trained_judge_v3.json"] == digests["trained_judge_v2.json"] != digests["trained_judge.json"]
+    assert read_tuning_set(TUNING_SET_FILE).adapter_digest == digests["trained_judge.json"]
+    assert read_tuning_set(TUNING_SET_FILE.with_name("encoder_tuning_set_v3.json")).adapter_digest == digests["trained_judge_v3.json"]
 
 
 def test_bad_artifacts_are_refused(tmp_path):

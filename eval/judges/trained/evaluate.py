@@ -34,8 +34,11 @@ Judges and how their figures are obtained:
   as packaged, C and threshold chosen by inner grouped CV and the model fitted on the
   training part of each fold.
 * ``trained, tuned encoder kept (refit) (CV)``: the same classifier on features from the
-  stored tuned encoder (``encoder_tuning_set.json``); checklists of the instances that
-  encoder was tuned on get features from encoders tuned without them (``training.refit_tensors``).
+  stored tuned encoder (``encoder_tuning_set.json``: version 4's, tuned on every instance, so
+  every checklist gets features from encoders tuned without its instance, ``training.refit_tensors``).
+* ``trained, v3 procedure (refit) (CV)``: the same on features from the encoder of versions 2 and 3
+  (``encoder_tuning_set_v3.json``, tuned on the first round's 16 instances; those cross-fitted): what
+  the previous version's procedure gives on the same folds.
 * ``trained, <folder> encoder (CV)`` (``--encoder-folder``): the classifier on features from
   another sentence-transformers model, for comparing encoders.
 * ``trained, encoder tuned per fold (CV)`` (``--tuned``): the full procedure
@@ -44,6 +47,7 @@ Judges and how their figures are obtained:
   encoder four times, hours on 2 cores).
 * ``previous judge (v2, as stored)``: the judge before the set grew (16 instances, three
   styles); held out on the "unseen" checklists only.
+* ``v3 judge (as stored, in-sample)``: the previous version, fitted on all of this set.
 * ``shipped judge (in-sample)``: the stored artifact, fitted on all of this set.
 * ``llm``: the LLM judge as configured (``--llm``); nothing is tuned.
 """
@@ -101,6 +105,8 @@ SOURCES = ("reference", "annotator_a", "annotator_b")
 TUNED_OUTER_FOLDS = 4
 INSTANCE_OUTER_FOLDS = 5
 PREVIOUS_MODEL_FILE = MODEL_FILE.with_name("trained_judge_v2.json")
+V3_MODEL_FILE = MODEL_FILE.with_name("trained_judge_v3.json")
+V3_TUNING_SET_FILE = TUNING_SET_FILE.with_name("encoder_tuning_set_v3.json")
 SUBSETS = ("all", "unseen")  # every checklist; those of instances the previous judge never saw
 
 
@@ -216,6 +222,12 @@ def evaluate(dataset: Path, root: Path, *, with_llm: bool = False, with_tuned: b
     progress(f"refit features: {time.perf_counter() - t0:.1f} s")
     feature_sets["trained, tuned encoder kept (refit)"] = (
         tensors, "classifier on features from the stored tuned encoder (instances it was tuned on: cross-fitted)")
+    v3_set = root / V3_TUNING_SET_FILE.name
+    if v3_set.exists():
+        v3_on = read_tuning_set(v3_set)
+        feature_sets["trained, v3 procedure (refit)"] = (
+            refit_tensors(checklists, stored_encoder(v3_on), v3_on, progress=progress),
+            "classifier on features from the encoder of versions 2 and 3 (first round; its instances cross-fitted)")
     for folder in encoder_folders:
         feature_sets[f"trained, {folder.name} encoder"] = (PairFeaturizer(FolderEncoder(folder)).features(pairs),
                                                           f"classifier on features from {folder.name} as packaged")
@@ -227,6 +239,11 @@ def evaluate(dataset: Path, root: Path, *, with_llm: bool = False, with_tuned: b
         runs["previous judge (v2, as stored)"] = {
             "matches": judge.match_many(pairs),
             "how": "the stored judge before this set grew (16 instances, 3 styles): held out on the unseen instances"}
+    if V3_MODEL_FILE.exists():
+        judge = TrainedJudge(V3_MODEL_FILE, cache_path=cache_path)
+        runs["v3 judge (as stored, in-sample)"] = {
+            "matches": judge.match_many(pairs),
+            "how": "the previous version, fitted on all of this set with the first round's encoder (optimistic)"}
     if MODEL_FILE.exists():
         judge = TrainedJudge(cache_path=cache_path)
         runs["shipped judge (in-sample)"] = {

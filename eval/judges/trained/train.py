@@ -49,7 +49,7 @@ from webtester.eval.judges.trained.training import (
 )
 from webtester.eval.paths import DATA_ROOT, DEFAULT_DATASET, EVAL_ROOT, MATCHING_ROOT
 
-VERSION = 3
+VERSION = 4
 PROCEDURES = ("refit", "tune")
 ADAPTER_FILE = "tuned_encoder.npz"
 
