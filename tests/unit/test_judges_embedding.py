@@ -71,9 +71,10 @@ def test_embeddings_are_cached_on_disk(judge, tmp_path, monkeypatch):
 
 
 def test_get_judge_embedding_with_explicit_threshold(tmp_path):
-    j = get_judge("embedding", threshold=0.99, cache_path=tmp_path / "c.sqlite")
     pred = [TestItem(id="a", dimension=F, description="Search recipes by a keyword")]
-    assert j.match(GOLD, pred) == [None] and j.info.threshold == 0.99
+    assert get_judge("embedding", cache_path=tmp_path / "c.sqlite").match(GOLD, pred) == [1]  # the stored threshold
+    j = get_judge("embedding", threshold=0.9999, cache_path=tmp_path / "c.sqlite")
+    assert j.match(GOLD, pred) == [None] and j.info.threshold == 0.9999
 
 
 def test_stored_calibration_is_reproducible_from_the_labelled_data():
