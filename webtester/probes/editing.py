@@ -22,30 +22,9 @@ import re
 from dataclasses import dataclass
 
 from webtester.browser.watchdog import PageUnresponsive, evaluate
+from webtester.probes.entries import ENTRY_CONTROL_JS
 from webtester.probes.session import BudgetExceeded, ProbeSession
 
-#: marks (``data-wt-edit``) the first visible edit control near a visible text holding the marker; returns its label
-_EDIT_CONTROL_JS = r"""(token) => {
-  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
-  const said = el => ((el.innerText || '') + ' ' + (el.getAttribute('aria-label') || '') + ' ' + (el.title || '')).trim();
-  const pencil = el => !(el.innerText || '').trim() && [...el.querySelectorAll('svg')].some(s =>
-    /lucide-(pencil|pen|square-pen|pen-line|pen-square|edit|file-pen)\b|\bpencil\b|fa-(edit|pen)/i.test(s.getAttribute('class') || '') ||
-    /pencil|edit|pen/i.test(s.getAttribute('data-icon') || ''));
-  const isEdit = el => /\b(edit|modify|rename)\b/i.test(said(el)) && !/\b(profile|settings|layout|mode)\b/i.test(said(el)) || pencil(el);
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (!n.textContent.includes(token) || !vis(n.parentElement) || n.parentElement.closest('form, select, textarea')) continue;
-    let box = n.parentElement;
-    for (let depth = 0; box && box !== document.body && depth < 7; depth++, box = box.parentElement) {
-      const ctl = [...box.querySelectorAll('button, a, [role=button]')].find(b => vis(b) && !b.disabled && isEdit(b));
-      if (ctl) {
-        ctl.setAttribute('data-wt-edit', token);
-        return (said(ctl) || 'pencil icon').replace(/\s+/g, ' ').slice(0, 60);
-      }
-    }
-  }
-  return null;
-}"""
 #: with ``before``: marks (``data-wt-held``) the fields that hold the marker before the edit control is clicked (the
 #: creating form kept its text). Else marks (``data-wt-edit-field``) the visible editable fields whose value holds
 #: the marker, other than those, and (``data-wt-edit-save``) the Save button of the form or dialog around the first;
@@ -101,13 +80,13 @@ def probe_edit(sess: ProbeSession, where: str, token: str) -> Edit:
         raise
     except Exception as exc:  # the page changed under the probe: nothing judged
         sess.step(f"{where}: editing the entry {token} stopped by {type(exc).__name__}; not judged")
-        return Edit(token, token)
+        return Edit(token)
 
 
 def _edit(sess: ProbeSession, where: str, token: str) -> Edit:
     page = sess.page
     evaluate(page, _EDIT_FORM_JS, [token, True])
-    label = evaluate(page, _EDIT_CONTROL_JS, token)
+    label = evaluate(page, ENTRY_CONTROL_JS, [token, "edit", "data-wt-edit"])
     if not label:
         return Edit(token)
     element = f'edit control "{label}" of the entry "{token}" ({where})'

@@ -30,6 +30,7 @@ from webtester.browser.watchdog import bounded, evaluate
 from webtester.models import ActionRecord
 from webtester.probes import widgets
 from webtester.probes.editing import form_name, probe_edit
+from webtester.probes.entries import ENTRY_CONTROL_JS
 from webtester.probes.figures import compare_figures
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
@@ -778,25 +779,9 @@ def _figures_after(sess: ProbeSession, where: str, valid: Submission) -> None:
         sess.ok("summary-update", where, f"the summary figures ({shown}) changed after the new entry ({valid.token}) was listed")
 
 
-_DELETE_JS = r"""(token) => {
-  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (!n.textContent.includes(token) || !vis(n.parentElement) || n.parentElement.closest('form, select')) continue;
-    let box = n.parentElement;
-    for (let depth = 0; box && depth < 7; depth++, box = box.parentElement) {
-      const ctl = [...box.querySelectorAll('button, a, [role=button]')].find(b => vis(b) &&
-        /\b(delete|remove|trash|discard)\b/i.test((b.innerText || '') + ' ' + (b.getAttribute('aria-label') || '') + ' ' + (b.title || '')));
-      if (ctl) { ctl.setAttribute('data-wt-delete', token); return true; }
-    }
-  }
-  return false;
-}"""
-
-
 def _delete_and_reload(sess: ProbeSession, where: str, token: str) -> None:
     page = sess.page
-    if not evaluate(page, _DELETE_JS, token):
+    if not evaluate(page, ENTRY_CONTROL_JS, [token, "delete", "data-wt-delete"]):
         return
     sess.spend()
     before = sess.state()
