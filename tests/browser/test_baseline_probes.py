@@ -16,6 +16,7 @@ from webtester.browser.static_server import StaticServer
 from webtester.models import Dimension, Status, TestItem
 from webtester.probes.content import mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
+from webtester.probes.editing import probe_listed_edit
 from webtester.probes.forms import probe_form
 from webtester.probes.lists import ListProbe
 from webtester.probes.pagemodel import read_model
@@ -417,6 +418,28 @@ def test_an_edit_of_the_created_entry_is_checked_in_view_and_after_a_reload(sess
     assert finding.details["field"] == "Add a note" and finding.actions[-1]["outcome"] == "failed"
     exploration = Exploration(findings=[f.to_dict() for f in sess.log.findings], covered=[c.to_dict() for c in sess.log.covered])
     for text, failed in (("Users can edit an existing note and the change is saved.", True),
+                         ("Users can edit their profile.", False)):
+        verdict = decide(TestItem(id="FT-01", dimension=Dimension.functionality, description=text), exploration)
+        assert (verdict.status is Status.failed) is failed, (text, verdict)
+
+
+@pytest.mark.parametrize("mode", ["good", "bad", "crash", "none"])
+def test_an_entry_the_app_lists_itself_is_edited_through_its_own_edit_control(session, mode):
+    """A listed supplier is renamed through its Edit button: a rename the list shows is the edit checked; one it
+    never shows, or an Edit button that blanks the page, fails the items about editing suppliers; a list without
+    edit controls is left alone."""
+    sess = session("list.html" + ("" if mode == "none" else "?edit=1") + ("&crash=1" if mode == "crash" else ""),
+                   bad=mode == "bad")
+    assert probe_listed_edit(sess, read_model(sess.page)) is (mode != "none")
+    covered = [c for c in sess.log.covered if c.probe == "edit"]
+    if mode in ("good", "none"):
+        assert not sess.log.findings and bool(covered) is (mode == "good")
+        return
+    (finding,) = sess.log.findings
+    assert finding.probe == {"bad": "edit-not-saved", "crash": "blank-after-action"}[mode]
+    assert "Alder Supplies" in finding.element
+    exploration = Exploration(findings=[f.to_dict() for f in sess.log.findings], covered=[])
+    for text, failed in (("Users can edit the name of an existing supplier.", True),
                          ("Users can edit their profile.", False)):
         verdict = decide(TestItem(id="FT-01", dimension=Dimension.functionality, description=text), exploration)
         assert (verdict.status is Status.failed) is failed, (text, verdict)

@@ -18,6 +18,7 @@ from webtester.baseline.crawl import CrawlEdge, CrawlState, StateGraph
 from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.deletion import probe_delete_confirmation
+from webtester.probes.editing import probe_listed_edit
 from webtester.probes.forms import probe_form
 from webtester.probes.lists import ListProbe, search_fields
 from webtester.probes.pagemodel import FormModel, PageModel, read_model
@@ -229,6 +230,7 @@ class Explorer:
         self._register_forms(start, self.start_url, None)
 
         searched: list[str] = []  # other pages with a list and a search box
+        listed: list[str] = [self.start_url]  # pages with a list
         for url in self._page_links(start):
             sess.goto(url)
             self.pages.append(url)
@@ -238,6 +240,8 @@ class Explorer:
             self._register_forms(model, url, None)
             if model.list_sel and model.search_boxes():
                 searched.append(url)
+            if model.list_sel:
+                listed.append(url)
 
         sess.goto()
         self._lists(read_model(self.page))
@@ -263,6 +267,15 @@ class Explorer:
 
         sess.goto()
         probe_vote(sess)
+        self._listed_edit(list(dict.fromkeys(listed))[:3])
+
+    def _listed_edit(self, urls: list[str]) -> None:
+        """An entry the app lists itself edited through its own edit control, on the first of ``urls`` that has one
+        (last: the edit changes the app's data)."""
+        for url in urls:
+            self.sess.goto(url)
+            if probe_listed_edit(self.sess, read_model(self.page)):
+                return
 
     def _crawled_forms(self) -> None:
         """Forms the crawl saw on other routes or behind a button (e.g. a "New entry" dialog), registered with the

@@ -14,15 +14,21 @@ the edit form's Save / Update button (else Enter in the first field). Then:
   left unjudged, with a step saying why.
 
 Returns the marker the entry now shows and the one typed, so that the reload check and the deletion find it.
+
+:func:`probe_listed_edit` does the same for an entry the app listed itself (its title is the marker), so that
+an edit of existing data is tried where no form of the app created an entry.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
 from webtester.browser.watchdog import PageUnresponsive, evaluate
 from webtester.probes.entries import ENTRY_CONTROL_JS
+from webtester.probes.lists import ENTRY_FIELDS_JS
+from webtester.probes.pagemodel import PageModel
 from webtester.probes.session import BudgetExceeded, ProbeSession
 
 #: with ``before``: marks (``data-wt-held``) the fields that hold the marker before the edit control is clicked (the
@@ -51,6 +57,22 @@ _EDIT_FORM_JS = r"""([token, before]) => {
   return {fields: fields.length, save: save ? (label(save) || 'save').slice(0, 60) : null};
 }"""
 _STILL_OPEN_JS = r"""() => [...document.querySelectorAll('[data-wt-edit-field]')].some(e => e.getClientRects().length > 0)"""
+#: ``[listSel]``: the text of the last visible heading before the list (what its entries are), or ''
+_LIST_HEADING_JS = r"""([listSel]) => {
+  const list = document.querySelector(listSel);
+  if (!list) return '';
+  const heads = [...document.querySelectorAll('h1, h2, h3, h4')].filter(h => h.getClientRects().length > 0 &&
+    !list.contains(h) && (h.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING));
+  return heads.length ? heads[heads.length - 1].innerText.replace(/\s+/g, ' ').trim().slice(0, 60) : '';
+}"""
+#: ``[text]``: how many visible text nodes outside form fields hold ``text``
+_TIMES_SHOWN_JS = r"""([text]) => {
+  let n = 0;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode())
+    if (t.textContent.includes(text) && t.parentElement.getClientRects().length > 0 && !t.parentElement.closest('form, select, textarea')) n++;
+  return n;
+}"""
 
 
 def form_name(where: str) -> str:
@@ -83,6 +105,26 @@ def probe_edit(sess: ProbeSession, where: str, token: str) -> Edit:
         return Edit(token)
 
 
+def probe_listed_edit(sess: ProbeSession, model: PageModel) -> bool:
+    """Edit the first (else the last) entry of the page's list whose title the page shows once and which has its
+    own edit control, as :func:`probe_edit` does with a created entry; True when such an entry was found."""
+    if not model.list_sel or not model.list_key:
+        return False
+    page = sess.page
+    for at in (0, -1):
+        entry = evaluate(page, ENTRY_FIELDS_JS, [model.list_sel, model.list_key, at]) or {}
+        title = str(entry.get("title") or "").strip()
+        if len(title) < 4 or evaluate(page, _TIMES_SHOWN_JS, [title]) != 1:
+            continue
+        if not evaluate(page, ENTRY_CONTROL_JS, [title, "edit", "data-wt-edit"]):
+            continue
+        heading = str(evaluate(page, _LIST_HEADING_JS, [model.list_sel]) or "") or title
+        sess.step(f'list "{heading}": editing the listed entry {title!r}')
+        probe_edit(sess, f'list "{heading}"', title)
+        return True
+    return False
+
+
 def _edit(sess: ProbeSession, where: str, token: str) -> Edit:
     page = sess.page
     evaluate(page, _EDIT_FORM_JS, [token, True])
@@ -92,10 +134,13 @@ def _edit(sess: ProbeSession, where: str, token: str) -> Edit:
     element = f'edit control "{label}" of the entry "{token}" ({where})'
     subject = form_name(where)  # what the findings are about: the form that created the entry
     sess.spend()
-    control = page.locator(f'[data-wt-edit="{token}"]').first
+    control = page.locator(f"[data-wt-edit={json.dumps(token)}]").first
+    opening = sess.before_action()
     with sess.journal.act("click", control, key=f"edit {token}"):
         control.click(timeout=2000)
     sess.settle(300)
+    if sess.check_blank(element, "clicking", opening):
+        return Edit(token)
     form = evaluate(page, _EDIT_FORM_JS, [token, False])
     if not form:
         sess.step(f"{element}: no editable field holding the entry's text opened; not judged")
