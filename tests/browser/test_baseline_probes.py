@@ -423,6 +423,15 @@ def test_an_edit_of_the_created_entry_is_checked_in_view_and_after_a_reload(sess
         assert (verdict.status is Status.failed) is failed, (text, verdict)
 
 
+def test_a_submission_the_page_is_still_saving_is_waited_for(session):
+    """A form whose button says "Saving..." for 1.5 s before the note is listed: the probes wait for it, so the
+    valid submission is seen to be accepted and the battery runs on without a finding."""
+    sess = session("forms.html?slow=1", bad=False)
+    _run_forms(sess)
+    assert not sess.log.findings
+    assert {"feedback", "persist-create", "edit"} <= {c.probe for c in sess.log.covered}
+
+
 @pytest.mark.parametrize("mode", ["good", "bad", "crash", "none"])
 def test_an_entry_the_app_lists_itself_is_edited_through_its_own_edit_control(session, mode):
     """A listed supplier is renamed through its Edit button: a rename the list shows is the edit checked; one it

@@ -163,6 +163,7 @@ def _edit(sess: ProbeSession, where: str, token: str) -> Edit:
         with sess.journal.act("press", first, "Enter", key=f"save {new}"):
             first.press("Enter", timeout=2000)
     sess.settle(500)
+    sess.wait_while_busy('[data-wt-edit-save="1"]' if form["save"] else None)
     saved_with = f"{form['save']!r}" if form["save"] else "Enter"
     if sess.check_blank(element, f"saving with {saved_with}", before):
         return Edit(token, new)

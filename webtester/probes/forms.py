@@ -253,6 +253,7 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
     except Exception:
         return None
     sess.settle(250)
+    sess.wait_while_busy(form.submit)
     sess.check_blank(f'form "{form.name or form.submit_text or "form"}"', "submitting", mark)
     after = sess.state()
     fields_after = evaluate(sess.page, _FIELDS_OUTSIDE_JS, [form.sel, own, token]) or {}

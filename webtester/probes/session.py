@@ -50,6 +50,19 @@ BLANK_JS = r"""() => {
 }"""
 HEADINGS_JS = r"""() => [...document.querySelectorAll('h1, h2, h3, [role=dialog] h2, [role=heading]')]
   .filter(h => h.getClientRects().length > 0).map(h => h.innerText.replace(/\s+/g, ' ').trim()).filter(Boolean).slice(0, 4)"""
+#: ``[sel]``: the page is still working on an action: the control ``sel`` says so ("Sending...", "Processing…", a
+#: spinner in it, aria-busy) or a visible element is marked aria-busy
+BUSY_JS = r"""([sel]) => {
+  const vis = el => !!el && el.getClientRects().length > 0;
+  const button = sel ? document.querySelector(sel) : null;
+  if (vis(button)) {
+    const text = (button.innerText || button.value || '').trim();
+    if (/\b[a-z]+ing\s*(\.\.\.|\u2026)$/i.test(text) || button.querySelector('.animate-spin') ||
+        button.getAttribute('aria-busy') === 'true') return true;
+  }
+  return [...document.querySelectorAll('[aria-busy=true]')].some(vis);
+}"""
+BUSY_WAIT_MS = 4000  # the longest wait for an app that simulates a slow server after an action
 BLANK_CONFIRM_MS = 1500  # a page still blank this long after the first look has not merely been slow to render
 
 
@@ -132,6 +145,26 @@ class ProbeSession:
         except Exception:
             pass
         self.page.wait_for_timeout(self.settle_ms if extra_ms is None else extra_ms)
+
+    def wait_while_busy(self, control: str | None = None) -> bool:
+        """Wait (at most :data:`BUSY_WAIT_MS`) while the page shows it is still working on the action just taken
+        (see :data:`BUSY_JS`; ``control``: the selector of the control that started it), then let it settle;
+        True when it was busy."""
+        waited = 0
+        while waited < BUSY_WAIT_MS:
+            try:
+                busy = bool(evaluate(self.page, BUSY_JS, [control]))
+            except PageUnresponsive:
+                raise
+            except Exception:
+                busy = False
+            if not busy:
+                break
+            self.page.wait_for_timeout(200)
+            waited += 200
+        if waited:
+            self.settle(250)
+        return bool(waited)
 
     def goto(self, url: str | None = None) -> None:
         """Open ``url`` (default: the start URL) afresh, even when only its #hash differs from the current one."""
