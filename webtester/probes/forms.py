@@ -621,11 +621,13 @@ DUPLICATE_WARNING = re.compile(r"\b(?:duplicates?|already (?:exists?|registered|
                                r"similar (?:entry|entries|records?))\b", re.IGNORECASE)
 
 
-def duplicate_warning(first: Submission, second: Submission) -> str | None:
-    """A line warning of a duplicate that the page showed around the second submission of the same data (while its
-    fields were filled in, or after it) and not around the first: the app noticed, even if it let it through."""
-    seen = {line for line in first.before.text_lines + first.after.text_lines if DUPLICATE_WARNING.search(line)}
-    return next((line for line in second.before.text_lines + second.after.text_lines
+def duplicate_warning(valid: Submission, first: Submission, second: Submission) -> str | None:
+    """A line warning of a duplicate that the page showed around the two submissions of the same data (while their
+    fields were filled in, or after them) and not around the valid submission that repeated nothing: the app
+    noticed, even if it let it through. (The first of the two may already repeat a field the probes fill the same
+    way every time, such as a phone number, and be warned of.)"""
+    seen = {line for line in valid.before.text_lines + valid.after.text_lines if DUPLICATE_WARNING.search(line)}
+    return next((line for sub in (second, first) for line in sub.before.text_lines + sub.after.text_lines
                  if DUPLICATE_WARNING.search(line) and line not in seen), None)
 
 
@@ -647,7 +649,7 @@ def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: 
     if second is None:
         return
     form, result = second
-    warning = duplicate_warning(first[1], result)
+    warning = duplicate_warning(valid, first[1], result)
     if warning is not None:
         sess.ok("duplicate", where, f"the page warned of the same data submitted again: {warning[:120]!r}")
         return
