@@ -17,6 +17,7 @@ from webtester.models import Dimension, Status, TestItem
 from webtester.probes.content import mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.editing import probe_listed_edit
+from webtester.probes.entries import ENTRY_CONTROL_JS
 from webtester.probes.forms import probe_form
 from webtester.probes.lists import ListProbe
 from webtester.probes.pagemodel import read_model
@@ -455,3 +456,15 @@ def test_an_entry_the_app_lists_itself_is_edited_through_its_own_edit_control(se
                          ("Users can edit their profile.", False)):
         verdict = decide(TestItem(id="FT-01", dimension=Dimension.functionality, description=text), exploration)
         assert (verdict.status is Status.failed) is failed, (text, verdict)
+
+
+def test_an_entry_s_edit_control_has_a_short_label(session):
+    """A card whose whole text describes a page ("Manage employees: add and edit their profiles") is no entry's
+    Edit control; a short "Edit" button, or an icon-only pencil button, is."""
+    sess = session("list.html", bad=False)
+    sess.page.set_content("""<ul>
+      <li><h3>Create schedule</h3><button>Manage employees: add and edit employee profiles and skills</button></li>
+      <li><h3>Night shift</h3><button>Edit</button></li>
+      <li><h3>Day shift</h3><button aria-label=""><svg class="lucide lucide-pencil"></svg></button></li></ul>""")
+    found = [sess.page.evaluate(ENTRY_CONTROL_JS, [title, "edit", "data-wt-edit"]) for title in ("Create schedule", "Night shift", "Day shift")]
+    assert found == [None, "Edit", "pencil icon"]

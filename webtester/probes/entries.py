@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-#: ``[token, kind, attr]``: marks (``attr`` = ``token``) the first visible control of ``kind`` (``edit``: a label
-#: saying edit / modify / rename, or an icon-only button drawing a pencil; ``delete``: a label saying delete /
+#: ``[token, kind, attr]``: marks (``attr`` = ``token``) the first visible control of ``kind`` (``edit``: a short
+#: label (at most 40 characters: not a card that describes a page) saying edit / modify / rename, or an icon-only
+#: button drawing a pencil; ``delete``: a label saying delete /
 #: remove / trash / discard) in the closest of up to 7 ancestors of a visible text holding ``token`` (outside form
-#: fields) that has one; returns the control's label, or null
+#: fields) that has one, short of the list around the entry (a list element, or a box holding the controls of
+#: several entries); returns the control's label, or null
 ENTRY_CONTROL_JS = r"""([token, kind, attr]) => {
   const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   const said = el => ((el.innerText || '') + ' ' + (el.getAttribute('aria-label') || '') + ' ' + (el.title || '')).trim();
@@ -13,7 +15,8 @@ ENTRY_CONTROL_JS = r"""([token, kind, attr]) => {
     /lucide-(pencil|pen|square-pen|pen-line|pen-square|edit|file-pen)\b|\bpencil\b|fa-(edit|pen)/i.test(s.getAttribute('class') || '') ||
     /pencil|edit|pen/i.test(s.getAttribute('data-icon') || ''));
   const wanted = {
-    edit: el => !el.disabled && (/\b(edit|modify|rename)\b/i.test(said(el)) && !/\b(profile|settings|layout|mode)\b/i.test(said(el)) || pencil(el)),
+    edit: el => !el.disabled && (/\b(edit|modify|rename)\b/i.test(said(el)) && said(el).length <= 40 &&
+      !/\b(profile|settings|layout|mode)\b/i.test(said(el)) || pencil(el)),
     delete: el => /\b(delete|remove|trash|discard)\b/i.test(said(el)),
   }[kind];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -21,10 +24,12 @@ ENTRY_CONTROL_JS = r"""([token, kind, attr]) => {
     if (!n.textContent.includes(token) || !vis(n.parentElement) || n.parentElement.closest('form, select, textarea')) continue;
     let box = n.parentElement;
     for (let depth = 0; box && box !== document.body && depth < 7; depth++, box = box.parentElement) {
-      const ctl = [...box.querySelectorAll('button, a, [role=button]')].find(b => vis(b) && wanted(b));
-      if (ctl) {
-        ctl.setAttribute(attr, token);
-        return (said(ctl) || 'pencil icon').replace(/\s+/g, ' ').slice(0, 60);
+      if (box.matches('ul, ol, table, tbody, [role=list], [role=grid], [role=table]')) break;  // past the entry
+      const ctls = [...box.querySelectorAll('button, a, [role=button]')].filter(b => vis(b) && wanted(b));
+      if (ctls.length > 2) break;  // the controls of several entries: past the entry
+      if (ctls.length) {
+        ctls[0].setAttribute(attr, token);
+        return (said(ctls[0]) || 'pencil icon').replace(/\s+/g, ' ').slice(0, 60);
       }
     }
   }
