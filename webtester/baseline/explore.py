@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +55,7 @@ class Exploration:
     stopped: str | None = None
     recording_seconds: float = 0.0  # of ``seconds``, spent recording the steps (not counted against the time limit)
     trace: str | None = None  # the Playwright trace of the exploration's page, relative to the run folder
+    phases: dict[str, float] = field(default_factory=dict)  # seconds each phase took (pages, lists, controls, forms, ...)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -221,53 +224,71 @@ class Explorer:
         res.recording_seconds = round(self.sess.journal.seconds, 2)
         return res
 
+    @contextmanager
+    def _phase(self, name: str) -> Iterator[None]:
+        """Add the wall time of the block to the phase ``name`` of the result (also when the block stops it)."""
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            phases = self.result.phases
+            phases[name] = round(phases.get(name, 0.0) + time.monotonic() - started, 2)
+
     def _explore(self) -> None:
         sess = self.sess
-        sess.goto()
-        start = read_model(self.page)
-        self.pages.append(self.page.url)
-        self.scan("start page")
-        self._register_forms(start, self.start_url, None)
+        with self._phase("start page"):
+            sess.goto()
+            start = read_model(self.page)
+            self.pages.append(self.page.url)
+            self.scan("start page")
+            self._register_forms(start, self.start_url, None)
 
         searched: list[str] = []  # other pages with a list and a search box
         listed: list[str] = [self.start_url]  # pages with a list
-        for url in self._page_links(start):
-            sess.goto(url)
-            self.pages.append(url)
-            sess.step(f"visited {url}")
-            self.scan(url)
-            model = read_model(self.page)
-            self._register_forms(model, url, None)
-            if model.list_sel and model.search_boxes():
-                searched.append(url)
-            if model.list_sel:
-                listed.append(url)
+        with self._phase("pages"):
+            for url in self._page_links(start):
+                sess.goto(url)
+                self.pages.append(url)
+                sess.step(f"visited {url}")
+                self.scan(url)
+                model = read_model(self.page)
+                self._register_forms(model, url, None)
+                if model.list_sel and model.search_boxes():
+                    searched.append(url)
+                if model.list_sel:
+                    listed.append(url)
 
-        sess.goto()
-        self._lists(read_model(self.page))
-        for url in searched[:2]:  # a search often has its own route
-            sess.goto(url)
+        with self._phase("lists"):
+            sess.goto()
             self._lists(read_model(self.page))
-        sess.goto()
-        probe_delete_confirmation(sess, list(dict.fromkeys([self.start_url, *self.pages]))[:4])
-        sess.goto()
+            for url in searched[:2]:  # a search often has its own route
+                sess.goto(url)
+                self._lists(read_model(self.page))
+        with self._phase("deletion"):
+            sess.goto()
+            probe_delete_confirmation(sess, list(dict.fromkeys([self.start_url, *self.pages]))[:4])
+            sess.goto()
 
         def on_change(opener: str, after: dict) -> None:
             self.scan(f"after clicking {opener}")
             if after.get("url", "").split("#")[0] == self.start_url.split("#")[0] and urldefrag(after["url"])[1] == urldefrag(self.start_url)[1]:
                 self._register_forms(read_model(self.page), self.start_url, opener)
 
-        probe_controls(sess, max_controls=self.max_controls, on_change=on_change)
-        self._crawled_blanks()
-        self._crawled_forms()
+        with self._phase("controls"):
+            probe_controls(sess, max_controls=self.max_controls, on_change=on_change)
+        with self._phase("crawled views"):
+            self._crawled_blanks()
+            self._crawled_forms()
 
-        for spot in self.forms:
-            sess.step(f"form battery: {spot.name}")
-            probe_form(sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot))
+        with self._phase("forms"):
+            for spot in self.forms:
+                sess.step(f"form battery: {spot.name}")
+                probe_form(sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot))
 
-        sess.goto()
-        probe_vote(sess)
-        self._listed_edit(list(dict.fromkeys(listed))[:3])
+        with self._phase("votes and edits"):
+            sess.goto()
+            probe_vote(sess)
+            self._listed_edit(list(dict.fromkeys(listed))[:3])
 
     def _listed_edit(self, urls: list[str]) -> None:
         """An entry the app lists itself edited through its own edit control, on the first of ``urls`` that has one
