@@ -23,7 +23,7 @@ from webtester.probes.deletion import probe_delete_confirmation
 from webtester.probes.editing import probe_listed_edit
 from webtester.probes.forms import probe_form
 from webtester.probes.lists import ListProbe, search_fields
-from webtester.probes.pagemodel import FormModel, PageModel, list_items, read_model
+from webtester.probes.pagemodel import FormModel, PageModel, read_model
 from webtester.probes.scan import (
     PLACEHOLDER,
     PLACEHOLDER_WORDS,
@@ -100,7 +100,6 @@ class Explorer:
         self.multi_currency = bool(MULTI_CURRENCY.search(instruction))
         self.max_pages, self.max_forms, self.max_controls, self.max_scans = max_pages, max_forms, max_controls, max_scans
         self.forms: list[_FormSpot] = []
-        self._probed = 0  # how many of ``forms`` had their battery
         self.pages: list[str] = []
         self.scans = 0
         self.graph = graph
@@ -259,13 +258,12 @@ class Explorer:
                 if model.list_sel:
                     listed.append(url)
 
-        # the form batteries first (they find the most defects), then what needs no form; a form that the
-        # controls' clicks bring up later gets its battery after them
-        with self._phase("crawled views"):
-            self._crawled_blanks()
-            self._crawled_forms()
-        with self._phase("forms"):
-            self._batteries()
+        with self._phase("lists"):
+            sess.goto()
+            self._lists(read_model(self.page))
+            for url in searched[:2]:  # a search often has its own route
+                sess.goto(url)
+                self._lists(read_model(self.page))
         with self._phase("deletion"):
             sess.goto()
             probe_delete_confirmation(sess, list(dict.fromkeys([self.start_url, *self.pages]))[:4])
@@ -278,32 +276,19 @@ class Explorer:
 
         with self._phase("controls"):
             probe_controls(sess, max_controls=self.max_controls, on_change=on_change)
-        with self._phase("forms"):
-            self._batteries()
+        with self._phase("crawled views"):
+            self._crawled_blanks()
+            self._crawled_forms()
 
-        with self._phase("lists"):
-            sess.goto()
-            start_list = self._lists(read_model(self.page))
-            for url in searched[:2]:  # a search often has its own route (unless it lists what the start page did)
-                sess.goto(url)
-                model = read_model(self.page)
-                if start_list and (list_items(self.page, model.list_sel, model.list_key) or [])[:3] == start_list:
-                    sess.step(f"{url}: lists what the start page lists; its search and filters were tried there")
-                    continue
-                self._lists(model)
+        with self._phase("forms"):
+            for spot in self.forms:
+                sess.step(f"form battery: {spot.name}")
+                probe_form(sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot))
 
         with self._phase("votes and edits"):
             sess.goto()
             probe_vote(sess)
             self._listed_edit(list(dict.fromkeys(listed))[:3])
-
-    def _batteries(self) -> None:
-        """The form battery on each registered form that has not had it yet."""
-        while self._probed < len(self.forms):
-            spot = self.forms[self._probed]
-            self._probed += 1
-            self.sess.step(f"form battery: {spot.name}")
-            probe_form(self.sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot))
 
     def _listed_edit(self, urls: list[str]) -> None:
         """An entry the app lists itself edited through its own edit control, on the first of ``urls`` that has one
@@ -361,13 +346,10 @@ class Explorer:
         assert self.graph is not None
         return any(s.url == url and s.via is None and _has_fields(s.controls) for s in self.graph.states)
 
-    def _lists(self, model: PageModel) -> list[str]:
-        """The search and filter probes on the page's list; the list's first three entries as they were (none when
-        the page has no list)."""
+    def _lists(self, model: PageModel) -> None:
         if not model.list_sel:
-            return []
+            return
         probe = ListProbe(self.sess, model)
-        first = probe.items()[:3]
         searches = model.search_boxes()
         for box in searches[:1]:
             probe.search(box, search_fields(self.instruction))
@@ -378,7 +360,6 @@ class Explorer:
             probe.filter_checkboxes(boxes)
         for group in model.button_groups[:1]:
             probe.filter_buttons(group)
-        return first
 
     def _page_links(self, model: PageModel) -> list[str]:
         """Same-origin pages other than the start page (hash routes count; in-page anchors do not), a few of each shape."""
