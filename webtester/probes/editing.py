@@ -65,14 +65,6 @@ _LIST_HEADING_JS = r"""([listSel]) => {
     !list.contains(h) && (h.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING));
   return heads.length ? heads[heads.length - 1].innerText.replace(/\s+/g, ' ').trim().slice(0, 60) : '';
 }"""
-#: ``[text]``: how many visible text nodes outside form fields hold ``text``
-_TIMES_SHOWN_JS = r"""([text]) => {
-  let n = 0;
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let t = walker.nextNode(); t; t = walker.nextNode())
-    if (t.textContent.includes(text) && t.parentElement.getClientRects().length > 0 && !t.parentElement.closest('form, select, textarea')) n++;
-  return n;
-}"""
 
 
 def form_name(where: str) -> str:
@@ -114,7 +106,7 @@ def probe_listed_edit(sess: ProbeSession, model: PageModel) -> bool:
     for at in (0, -1):
         entry = evaluate(page, ENTRY_FIELDS_JS, [model.list_sel, model.list_key, at]) or {}
         title = str(entry.get("title") or "").strip()
-        if len(title) < 4 or evaluate(page, _TIMES_SHOWN_JS, [title]) != 1:
+        if len(title) < 4 or sess.times_shown(title) != 1:
             continue
         if not evaluate(page, ENTRY_CONTROL_JS, [title, "edit", "data-wt-edit"]):
             continue

@@ -30,15 +30,18 @@ SUCCESS_WORDS = re.compile(
     r"published|registered|applied|received|reported|deleted|removed)\b",
     re.IGNORECASE,
 )
-VISIBLE_TEXT_JS = r"""([token, listOnly]) => {
+#: ``[token, listOnly, upTo]``: how many visible text nodes (not in scripts, styles, options or text areas;
+#: ``listOnly``: inside a list entry) hold ``token``, counted no further than ``upTo``
+VISIBLE_TEXT_JS = r"""([token, listOnly, upTo]) => {
   const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  let count = 0;
+  for (let n = walker.nextNode(); n && count < upTo; n = walker.nextNode()) {
     const el = n.parentElement;
     if (!el || ['SCRIPT', 'STYLE', 'OPTION', 'TEXTAREA'].includes(el.tagName) || !n.textContent.includes(token) || !vis(el)) continue;
-    if (!listOnly || el.closest('li, tr, article, [role=listitem], [role=row], [class*=card], [class*=item], [class*=entry]')) return true;
+    if (!listOnly || el.closest('li, tr, article, [role=listitem], [role=row], [class*=card], [class*=item], [class*=entry]')) count++;
   }
-  return false;
+  return count;
 }"""
 
 
@@ -146,10 +149,9 @@ class ProbeSession:
             pass
         self.page.wait_for_timeout(self.settle_ms if extra_ms is None else extra_ms)
 
-    def wait_while_busy(self, control: str | None = None) -> bool:
+    def wait_while_busy(self, control: str | None = None) -> None:
         """Wait (at most :data:`BUSY_WAIT_MS`) while the page shows it is still working on the action just taken
-        (see :data:`BUSY_JS`; ``control``: the selector of the control that started it), then let it settle;
-        True when it was busy."""
+        (see :data:`BUSY_JS`; ``control``: the selector of the control that started it), then let it settle."""
         waited = 0
         while waited < BUSY_WAIT_MS:
             try:
@@ -164,7 +166,6 @@ class ProbeSession:
             waited += 200
         if waited:
             self.settle(250)
-        return bool(waited)
 
     def goto(self, url: str | None = None) -> None:
         """Open ``url`` (default: the start URL) afresh, even when only its #hash differs from the current one."""
@@ -202,7 +203,12 @@ class ProbeSession:
 
     def shows(self, text: str, *, in_list: bool = False) -> bool:
         """Whether ``text`` is visible on the page outside form fields (``in_list``: inside a list entry, a row or a card)."""
-        return bool(evaluate(self.page, VISIBLE_TEXT_JS, [text, in_list]))
+        return self.times_shown(text, in_list=in_list, up_to=1) > 0
+
+    def times_shown(self, text: str, *, in_list: bool = False, up_to: int = 2) -> int:
+        """How many visible texts (not in text areas) hold ``text`` (``in_list``: inside a list entry), counted up to
+        ``up_to``."""
+        return int(evaluate(self.page, VISIBLE_TEXT_JS, [text, in_list, up_to]) or 0)
 
     # -- a page that goes blank
 
