@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from webtester.baseline.checklist import plan_checklist, rules_for_text
+from webtester.baseline.checklist import plan_checklist, rules_for_text, singular
 from webtester.baseline.explore import Exploration
 from webtester.baseline.verdicts import decide
 from webtester.models import Dimension, Status, TestItem
@@ -161,3 +161,29 @@ def test_a_name_of_spaces_accepted_decides_items_about_spaces_not_every_required
                                          "message": "text fields holding only spaces were accepted like real values", "details": {}}])
     assert decide(_gold("You cannot add empty steps or steps that contain only spaces."), exploration).status is Status.failed
     assert decide(_gold("If a required field is left empty, the record cannot be saved."), exploration).status is Status.error
+
+
+def test_the_exploration_s_date_fields_and_repeated_submissions_call_for_their_items_named_by_the_instruction():
+    instruction = "I want a fitness tracker where I can log workouts with their type, duration and notes."
+    plain = {p.rule for p in plan_checklist(instruction, None, 20)}
+    assert not {"past-date", "future-date", "duplicate"} & plain
+    rules = {p.rule: p for p in plan_checklist(instruction, None, 20, exercised={"past-date", "future-date", "duplicate"})}
+    assert "workout" in rules["future-date"].description and "past-date" not in rules  # a workout is recorded, not scheduled
+    assert rules["duplicate"].description.startswith("Submitting the same workout twice")
+
+
+@pytest.mark.parametrize("instruction, words", [
+    ("Users can edit their saved recipes and delete recipes they no longer cook.", ("Editing saved recipes",)),
+    ("Users can set up reminders and change between views.", ("Editing an entry",)),  # no object to name
+])
+def test_the_edit_item_of_an_explored_app_names_what_the_instruction_edits(instruction, words):
+    edits = [p.description for p in plan_checklist(instruction, None, 20, exercised={"edit"}) if p.rule == "edit"]
+    assert len(edits) == 1 and edits[0].startswith(words), edits
+
+
+@pytest.mark.parametrize("noun, one", [
+    ("employee profiles", "employee profile"), ("categories", "category"), ("batches", "batch"),
+    ("snapshots of a parameter", "snapshot of a parameter"), ("business", "business"), ("feedback", "feedback"),
+])
+def test_the_head_word_of_a_named_entry_is_put_in_thesingular(noun, one):
+    assert singular(noun) == one

@@ -40,6 +40,13 @@ BEHIND = re.compile(r"\b(transaction|expense|workout|exercise|income|purchase|re
 DATE_RANGE = re.compile(r"\bstart (?:date|time)|\bend date|date range|check-?in[^.]*check-?out|\bfrom [^.]{0,30}\bto\b[^.]{0,20}\bdates?",
                         re.IGNORECASE)
 
+#: the requirement verbs whose object names what an explored edit, deletion or repeated submission is about
+EDIT_VERBS = ("edit", "update", "modify", "rename")
+DELETE_VERBS = ("delete", "remove")
+CREATE_VERBS = ("create", "add", "post", "submit", "register", "record", "log", "book", "write", "upload")
+_NOT_AN_OBJECT = re.compile(r"^(?:up|down|out|off|on|in|into|to|from|between|with|by|for|at|about|it|them|this|that)\b",
+                            re.IGNORECASE)
+
 
 #: the priority of checks about the whole app that take a place only when the requirements leave one
 FILLER = 6
@@ -307,12 +314,14 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
                         "Delete an entry, confirm, then reload the page.", "The entry does not come back.",
                         "persist-delete", None, 2))
     if "delete-confirm" in exercised:  # the exploration met a Delete control on a listed entry
-        add(Planned(IX, "Deleting an entry asks for confirmation first (or offers an undo), so one accidental click does not "
+        deleted = _object_of(instruction, DELETE_VERBS) or "an entry"
+        add(Planned(IX, f"Deleting {deleted} asks for confirmation first (or offers an undo), so one accidental click does not "
                         "remove it.", "Click the Delete control of a listed entry.",
                     "A confirmation is asked for before the entry disappears, or an undo is offered.",
                     "delete-confirm", None, 2))
     if "edit" in exercised:  # the exploration changed a created entry through its Edit control
-        add(Planned(FT, "Editing an entry saves the change: after saving, the list shows the edited text, also after the "
+        edited = _object_of(instruction, EDIT_VERBS) or "an entry"
+        add(Planned(FT, f"Editing {edited} saves the change: after saving, the list shows the edited text, also after the "
                         "page is reloaded.", "Open a listed entry's Edit control, change its name and save; then reload.",
                     "The entry shows the new name, before and after the reload.", "edit", None, 2))
     if "summary-update" in exercised:  # the exploration saw totals or counts beside a form that adds entries
@@ -323,10 +332,12 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
         add(Planned(IX, "Dialogs and pop-ups close with their close (×) button and with the Escape key.",
                     "Open each dialog and close it with its close button, then with Escape.", "The dialog closes each time.",
                     "dialog-close", None, 1))
-    out += _date_items(instruction)
-    if CREATE.search(instruction):
-        add(Planned(CS, "Submitting the same entry twice does not create a duplicate: the repeated submission (same name and "
-                        "details) is rejected or warned about.", "Submit a form with valid data, then submit the same data again.",
+    out += _date_items(instruction, exercised)
+    if CREATE.search(instruction) or "duplicate" in exercised:
+        created = _object_of(instruction, CREATE_VERBS)
+        entry = singular(_bare(created)) if created else "entry"
+        add(Planned(CS, f"Submitting the same {entry} twice does not create a duplicate: the repeated submission (same name "
+                        "and details) is rejected or warned about.", "Submit a form with valid data, then submit the same data again.",
                     "The second submission is rejected or a duplicate warning is shown; only one entry exists.",
                     "duplicate", None, 3))
     if VOTE.search(instruction):
@@ -354,11 +365,41 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
     return out
 
 
-def _date_items(instruction: str) -> list[Planned]:
+def _object_of(instruction: str, verbs: Collection[str]) -> str | None:
+    """The object of the instruction's first requirement with one of ``verbs`` ("tags" of "users can delete tags")."""
+    return next((r.obj for r in requirements(instruction)
+                 if r.verb in verbs and r.obj and not _NOT_AN_OBJECT.match(r.obj)), None)
+
+
+def _bare(noun: str) -> str:
+    """``noun`` without a leading article, owner or 'new', and without a dangling last word ("notes and proposed")."""
+    noun = re.sub(r"^(?:(?:the|a|an)\s+)?(?:(?:the )?user's\s+)?(?:own\s+)?(?:new\s+)?", "", noun, flags=re.IGNORECASE)
+    return re.sub(r"\s+(?:and|or)\s+\S+$", "", noun)
+
+
+def singular(noun: str) -> str:
+    """``noun`` with its head word in the singular ("employee profiles" -> "employee profile"; "categories of
+    items" -> "category of items")."""
+    cut = re.search(r"\s+(?:of|for|with|in|on|by|to|from|about)\s+", noun)
+    head, tail = (noun[:cut.start()], noun[cut.start():]) if cut else (noun, "")
+    word = head.rsplit(" ", 1)[-1]
+    if re.search(r"ies$", word):
+        one = word[:-3] + "y"
+    elif re.search(r"(?:ss|us|is)$", word) or not word.endswith("s"):
+        one = word
+    elif re.search(r"(?:ches|shes|sses|xes)$", word):
+        one = word[:-2]
+    else:
+        one = word[:-1]
+    return head[: len(head) - len(word)] + one + tail
+
+
+def _date_items(instruction: str, exercised: Collection[str] = ()) -> list[Planned]:
     """Date limits a QA engineer checks for what the instruction schedules (no past deadline or booking), records
-    (no future expense or workout) and spans (no end before the start)."""
+    (no future expense or workout) and spans (no end before the start), when the instruction speaks of dates or
+    the exploration met a date field."""
     out: list[Planned] = []
-    if not DATED.search(instruction):
+    if not DATED.search(instruction) and not {"past-date", "future-date"} & set(exercised):
         return out
     ahead, behind = AHEAD.search(instruction), BEHIND.search(instruction)
     if ahead:

@@ -303,7 +303,8 @@ def implied_items(reqs: list[Requirement]) -> list[tuple[Dimension, str, str, st
                                                       "invalid; a clear error message is shown"),
                                         f"Try to {r.verb} {obj} with empty and invalid fields.",
                                         "The attempt is rejected with a message and nothing is saved.", "required"))
-            add("create-feedback", obj, (IX, _sentence(f"After {obj} {_be(obj)} {pp}, it appears right away and a confirmation "
+            appears = "they appear" if _be(obj) == "are" else "it appears"
+            add("create-feedback", obj, (IX, _sentence(f"After {obj} {_be(obj)} {pp}, {appears} right away and a confirmation "
                                                        "message is shown"),
                                          f"{r.verb.capitalize()} {obj} with valid data.",
                                          "The new entry is shown at once with a confirmation.", "feedback"))
