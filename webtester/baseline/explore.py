@@ -260,10 +260,10 @@ class Explorer:
 
         with self._phase("lists"):
             sess.goto()
-            self._lists(read_model(self.page))
-            for url in searched[:2]:  # a search often has its own route
+            probed = [self._lists(read_model(self.page))]
+            for url in searched[:2]:  # a search often has its own route (unless it lists what was probed already)
                 sess.goto(url)
-                self._lists(read_model(self.page))
+                probed.append(self._lists(read_model(self.page), probed))
         with self._phase("deletion"):
             sess.goto()
             probe_delete_confirmation(sess, list(dict.fromkeys([self.start_url, *self.pages]))[:4])
@@ -346,10 +346,16 @@ class Explorer:
         assert self.graph is not None
         return any(s.url == url and s.via is None and _has_fields(s.controls) for s in self.graph.states)
 
-    def _lists(self, model: PageModel) -> None:
+    def _lists(self, model: PageModel, probed: list[list[str]] | None = None) -> list[str]:
+        """Search and filter probes on the page's list, unless it lists the entries of one of the lists ``probed``
+        already; the entries listed."""
         if not model.list_sel:
-            return
+            return []
         probe = ListProbe(self.sess, model)
+        entries = probe.items()
+        if probed and entries in probed:
+            self.sess.step("list: the same entries as a list already probed; not probed again")
+            return entries
         searches = model.search_boxes()
         for box in searches[:1]:
             probe.search(box, search_fields(self.instruction))
@@ -360,6 +366,7 @@ class Explorer:
             probe.filter_checkboxes(boxes)
         for group in model.button_groups[:1]:
             probe.filter_buttons(group)
+        return entries
 
     def _page_links(self, model: PageModel) -> list[str]:
         """Same-origin pages other than the start page (hash routes count; in-page anchors do not), a few of each shape."""

@@ -138,7 +138,7 @@ class ListProbe:
         return shown
 
     def filter_select(self, f: Field, search: Field | None = None) -> None:
-        """Every option (up to three) shows only entries naming it; with ``search`` also while searching."""
+        """The first two options each show only entries naming them; with ``search``, also while searching (once)."""
         if f.kind == "combobox":  # a custom select: its options are read by opening it; "All ..." is no filter
             options = [o for o in widgets.read_options(self.sess, f)
                        if not o["disabled"] and not re.match(r"(all|any)\b", o["text"], re.I)]
@@ -146,8 +146,8 @@ class ListProbe:
             options = [o for o in f.options if o["value"] and not o["disabled"]]
         base = self.items()
         labels = [o["text"] for o in options]
-        tabs_checked = False
-        for option in options[:3]:
+        tabs_checked = combined = False
+        for option in options[:2]:
             what = f'filter "{f.label}" = "{option["text"]}"'
             shown = self._apply(lambda option=option: self._select(f, option), what, base)
             if shown is None:
@@ -157,8 +157,8 @@ class ListProbe:
             if not tabs_checked and any(_contains(s, option["text"]) for s in shown):
                 tabs_checked = True
                 self._across_tabs(f, option["text"], [x for x in labels if x != option["text"]])
-            if search is not None and shown and len(shown) < len(base):
-                self._combined(f, option["text"], [x for x in labels if x != option["text"]], base, search)
+            if search is not None and not combined and shown and len(shown) < len(base):
+                combined = self._combined(f, option["text"], [x for x in labels if x != option["text"]], base, search)
         self.restart()
 
     def _judge_filter(self, what: str, label: str, others: list[str], shown: list[str], filter_label: str) -> None:
@@ -210,11 +210,12 @@ class ListProbe:
                     pass
             break
 
-    def _combined(self, f: Field, label: str, others: list[str], base: list[str], search: Field) -> None:
-        """With the filter set, search for a word shared by entries of this and other options."""
+    def _combined(self, f: Field, label: str, others: list[str], base: list[str], search: Field) -> bool:
+        """With the filter set, search for a word shared by entries of this and other options; False when there is
+        no such word."""
         word = _shared_word(base, label, others)
         if not word:
-            return
+            return False
         self.sess.spend()
         self._fill(search, word)
         self._changed(word)
@@ -231,6 +232,7 @@ class ListProbe:
                          expect=self._only(label, "held") if all(_contains(x, label) for x in shown) else None)
         self._fill(search, "")
         self._changed("")
+        return True
 
     def filter_checkboxes(self, boxes: list[Field]) -> None:
         """Each checkbox alone shows only entries naming it; two of one group together show entries naming both."""
