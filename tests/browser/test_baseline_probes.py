@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from webtester.baseline.explore import Exploration
+from webtester.baseline.explore import Exploration, Explorer
 from webtester.baseline.verdicts import decide
 from webtester.browser.chromium import VIEWPORT
 from webtester.browser.static_server import StaticServer
@@ -168,7 +168,8 @@ def test_the_sections_of_a_landing_page_are_not_a_list_of_entries(session):
 @pytest.mark.parametrize("bad", [True, False])
 def test_a_custom_select_filter_is_opened_and_each_option_judged(session, bad):
     """The list's category filter as a custom select with no label of its own: it is named by what it shows, its
-    options are read by opening it, and choosing "Tools" is judged like a native select's option."""
+    options are read by opening it, and choosing "Tools" is judged like a native select's option; the first two
+    options are tried."""
     sess = session("list.html?custom=1", bad=bad)
     model = read_model(sess.page)
     assert [(f.label, f.kind) for f in model.filter_selects()] == [("categories", "combobox")]
@@ -178,7 +179,20 @@ def test_a_custom_select_filter_is_opened_and_each_option_judged(session, bad):
         assert [(f.details["option"], f.details["stray"].split()[0]) for f in strays] == [("Tools", "Birch")], sess.log.steps
     else:
         assert sess.log.findings == [] and "filter" in {c.probe for c in sess.log.covered}
-        assert sess.log.steps == [f'list: filter "categories" = "{o}"' for o in ("Tools", "Paint", "Garden")]
+        assert sess.log.steps == [f'list: filter "categories" = "{o}"' for o in ("Tools", "Paint")]
+
+
+def test_a_list_that_shows_the_entries_probed_already_is_not_probed_again(session):
+    """A search route often lists what the start page listed: its search and filters are not tried twice."""
+    sess = session("list.html", bad=True)
+    explorer = Explorer(sess.page, sess.start_url, instruction="Search suppliers by name and company.", time_limit=None)
+    explorer.sess = sess
+    entries = explorer._lists(read_model(sess.page))
+    assert entries and any(s.startswith("list: search") for s in sess.log.steps)
+    tried = len(sess.log.steps)
+    sess.goto()
+    assert explorer._lists(read_model(sess.page), [["another list"], entries]) == entries
+    assert sess.log.steps[tried:] == ["list: the same entries as a list already probed; not probed again"]
 
 
 def test_invalid_value_names_the_field(session):

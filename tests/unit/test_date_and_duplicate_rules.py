@@ -187,3 +187,15 @@ def test_the_edit_item_of_an_explored_app_names_what_the_instruction_edits(instr
 ])
 def test_the_head_word_of_a_named_entry_is_put_in_thesingular(noun, one):
     assert singular(noun) == one
+
+
+@pytest.mark.parametrize("form, planned_fails", [("Edit Project", False), ("Settings", False), ("New Project", True)])
+def test_an_edit_or_settings_form_s_findings_decide_only_items_about_changing_something(form, planned_fails):
+    finding = {"probe": "empty-form-accepted", "page_url": "http://app/", "element": f'form "{form}"',
+               "message": "submitting the form with every field empty was accepted (no validation message)"}
+    exploration = Exploration(findings=[finding])
+    creating = _gold("Projects cannot be created with required information missing, empty or invalid.")
+    assert (decide(creating, exploration, rule="required", planned=True).status is Status.failed) is planned_fails
+    if form != "New Project":
+        changing = _gold("Editing a project cannot leave its required fields empty.")
+        assert decide(changing, exploration, rule="required", planned=True).status is Status.failed

@@ -110,15 +110,27 @@ def _form(record: dict) -> str:
     return quoted[-1] if quoted else ""
 
 
+#: a form that changes what exists (an entry's edit form, the app's settings) rather than creating an entry
+CHANGING_FORM = re.compile(r"^(?:edit|update|modify|change|rename|settings|preferences|save changes)\b", re.IGNORECASE)
+CHANGING = re.compile(r"\b(?:edit|updat|modif|chang|renam|setting|preference)\w*", re.IGNORECASE)
+
+
+def _other_flow(record: dict, record_rule: str, item_text: str) -> bool:
+    """A form record from an edit or settings form, for an item that is not about changing anything."""
+    return (record_rule in FORM_RULES | {"invalid-input"} and bool(CHANGING_FORM.search(_form(record)))
+            and not CHANGING.search(item_text))
+
+
 def _concerns(record: dict, record_rule: str, item_rules: list[str], item_text: str, target: str | None,
               planned: bool, single_claim: bool = False) -> bool:
     """Whether a finding/coverage record of ``record_rule`` concerns the item.
 
     A planned item names its target (None: any record of its rule concerns it; else every word of the target
     must occur in what the record is about). Any other item (an instruction clause, a gold item) must name
-    what a targeted record is about, and is concerned by other records only when that rule is its only one.
+    what a targeted record is about, and is concerned by other records only when that rule is its only one. A
+    form record of an edit or settings form concerns only an item about changing something.
     """
-    if record_rule not in item_rules:
+    if record_rule not in item_rules or _other_flow(record, record_rule, item_text):
         return False
     if planned:
         if target is None or record_rule in GLOBAL_RULES:
