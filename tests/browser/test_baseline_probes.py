@@ -182,6 +182,17 @@ def test_a_custom_select_filter_is_opened_and_each_option_judged(session, bad):
         assert sess.log.steps == [f'list: filter "categories" = "{o}"' for o in ("Tools", "Paint")]
 
 
+def test_a_select_whose_options_are_sort_orders_is_not_judged_as_a_filter(session):
+    sess = session("list.html?sort", bad=False)
+    model = read_model(sess.page)
+    probe = ListProbe(sess, model)
+    for f in model.filter_selects():
+        probe.filter_select(f)
+    assert sess.log.findings == []
+    assert sum("orders the list (its options are sort orders); not a filter" in s for s in sess.log.steps) == 1, sess.log.steps
+    assert 'list: filter "Category" = "Tools"' in sess.log.steps
+
+
 def test_a_list_that_shows_the_entries_probed_already_is_not_probed_again(session):
     """A search route often lists what the start page listed: its search and filters are not tried twice."""
     sess = session("list.html", bad=True)

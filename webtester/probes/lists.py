@@ -17,7 +17,7 @@ from webtester.browser.watchdog import PageUnresponsive, evaluate
 from webtester.models import ActionRecord
 from webtester.probes import widgets
 from webtester.probes.journal import Outcome, css, stable_line
-from webtester.probes.pagemodel import Field, PageModel, list_items
+from webtester.probes.pagemodel import SORT_ORDER, Field, PageModel, list_items
 from webtester.probes.session import ProbeSession
 
 EMPTY_WORDS = re.compile(r"\b(no|nothing|none|0|zero|empty|not found|couldn't find|could not find|didn't match|try)\b", re.IGNORECASE)
@@ -144,6 +144,9 @@ class ListProbe:
                        if not o["disabled"] and not re.match(r"(all|any)\b", o["text"], re.I)]
         else:
             options = [o for o in f.options if o["value"] and not o["disabled"]]
+        if sum(bool(SORT_ORDER.match(o["text"])) for o in options) >= 2:
+            self.sess.step(f'list: "{f.label}" orders the list (its options are sort orders); not a filter')
+            return
         base = self.items()
         labels = [o["text"] for o in options]
         tabs_checked = combined = False

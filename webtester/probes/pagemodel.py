@@ -315,11 +315,17 @@ class PageModel:
     def filter_selects(self) -> list[Field]:
         """Selects outside forms that may filter the list: native ones with two options or more, and custom ones
         (whose options are read when they are opened); not the ones that sort or page."""
-        return [f for f in self.outside if not re.search(r"\bsort|order by|per page", f.label, re.I)
+        return [f for f in self.outside if not re.search(r"\bsort|order by|per page", f.label, re.I) and not SORT_ORDER.match(f.label)
                 and (f.kind == "combobox" or f.tag == "select" and len([o for o in f.options if o.get("value") not in (None,)]) >= 2)]
 
     def filter_checkboxes(self) -> list[Field]:
         return [f for f in self.outside if f.type == "checkbox"]
+
+
+#: the name of a sort order (a custom select is named by the option it shows)
+SORT_ORDER = re.compile(r"\s*(?:newest|oldest|latest|most (?:popular|recent|viewed|liked)|top[- ]rated|highest (?:rated|price|first)|lowest (?:price|first)|"
+                        r"recently (?:added|updated|created)|alphabetical|a\s*-\s*z|z\s*-\s*a|relevance|price:?\s*(?:low|high))\b",
+                        re.IGNORECASE)
 
 
 def currencies_in(texts: list[str]) -> dict[str, list[str]]:
