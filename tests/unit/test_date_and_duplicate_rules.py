@@ -185,7 +185,7 @@ def test_the_edit_item_of_an_explored_app_names_what_the_instruction_edits(instr
     ("employee profiles", "employee profile"), ("categories", "category"), ("batches", "batch"),
     ("snapshots of a parameter", "snapshot of a parameter"), ("business", "business"), ("feedback", "feedback"),
 ])
-def test_the_head_word_of_a_named_entry_is_put_in_thesingular(noun, one):
+def test_the_head_word_of_a_named_entry_is_put_in_the_singular(noun, one):
     assert singular(noun) == one
 
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from webtester.baseline.requirements import implied_items, requirements
+from webtester.baseline.requirements import Requirement, implied_items, requirements
 from webtester.models import Dimension, TestItem, number_ids
 from webtester.probes.lists import search_fields
 from webtester.probes.pagemodel import PageModel
@@ -200,6 +200,7 @@ def _short(text: str, n: int = 40) -> str:
 def _implied(instruction: str, model: PageModel | None, exercised: Collection[str] = ()) -> list[Planned]:
     out: list[Planned] = []
     add = out.append
+    reqs = requirements(instruction)  # their objects name what the exploration's edits, deletions and repeats are about
     forms = [f for f in (model.forms if model else []) if f.submit and f.role != "search"
              and not any(x.type == "search" for x in f.fields)][:3]
     for form in forms:
@@ -314,13 +315,13 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
                         "Delete an entry, confirm, then reload the page.", "The entry does not come back.",
                         "persist-delete", None, 2))
     if "delete-confirm" in exercised:  # the exploration met a Delete control on a listed entry
-        deleted = _object_of(instruction, DELETE_VERBS) or "an entry"
+        deleted = _object_of(reqs, DELETE_VERBS) or "an entry"
         add(Planned(IX, f"Deleting {deleted} asks for confirmation first (or offers an undo), so one accidental click does not "
                         "remove it.", "Click the Delete control of a listed entry.",
                     "A confirmation is asked for before the entry disappears, or an undo is offered.",
                     "delete-confirm", None, 2))
     if "edit" in exercised:  # the exploration changed a created entry through its Edit control
-        edited = _object_of(instruction, EDIT_VERBS) or "an entry"
+        edited = _object_of(reqs, EDIT_VERBS) or "an entry"
         add(Planned(FT, f"Editing {edited} saves the change: after saving, the list shows the edited text, also after the "
                         "page is reloaded.", "Open a listed entry's Edit control, change its name and save; then reload.",
                     "The entry shows the new name, before and after the reload.", "edit", None, 2))
@@ -334,7 +335,7 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
                     "dialog-close", None, 1))
     out += _date_items(instruction, exercised)
     if CREATE.search(instruction) or "duplicate" in exercised:
-        created = _object_of(instruction, CREATE_VERBS)
+        created = _object_of(reqs, CREATE_VERBS)
         entry = singular(_bare(created)) if created else "entry"
         add(Planned(CS, f"Submitting the same {entry} twice does not create a duplicate: the repeated submission (same name "
                         "and details) is rejected or warned about.", "Submit a form with valid data, then submit the same data again.",
@@ -365,10 +366,9 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
     return out
 
 
-def _object_of(instruction: str, verbs: Collection[str]) -> str | None:
-    """The object of the instruction's first requirement with one of ``verbs`` ("tags" of "users can delete tags")."""
-    return next((r.obj for r in requirements(instruction)
-                 if r.verb in verbs and r.obj and not _NOT_AN_OBJECT.match(r.obj)), None)
+def _object_of(reqs: list[Requirement], verbs: Collection[str]) -> str | None:
+    """The object of the first requirement with one of ``verbs`` ("tags" of "users can delete tags")."""
+    return next((r.obj for r in reqs if r.verb in verbs and r.obj and not _NOT_AN_OBJECT.match(r.obj)), None)
 
 
 def _bare(noun: str) -> str:
