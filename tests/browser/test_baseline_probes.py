@@ -493,3 +493,43 @@ def test_an_entry_s_edit_control_has_a_short_label(session):
       <li><h3>Day shift</h3><button aria-label=""><svg class="lucide lucide-pencil"></svg></button></li></ul>""")
     found = [sess.page.evaluate(ENTRY_CONTROL_JS, [title, "edit", "data-wt-edit"]) for title in ("Create schedule", "Night shift", "Day shift")]
     assert found == [None, "Edit", "pencil icon"]
+
+
+@pytest.mark.parametrize("bad", [True, False])
+def test_a_form_that_needs_one_part_of_its_own_list_and_leaves_for_another_view_is_probed_in_full(session, bad):
+    """The form is refused until a role is added with its own "Add Role" button, so the probes add one before every
+    submission after that; once created the app shows the project's own view, whose "Select a role ..." is no
+    refusal, and no list: the two equal projects are looked for on the start page, where the list is."""
+    sess = session("projects.html", bad)
+
+    def reopen():
+        sess.goto()
+        sess.click("#new")
+        return next(f for f in read_model(sess.page).forms if f.visible)
+
+    probe_form(sess, "Create New Project", reopen, list_pages=[sess.start_url])
+    kinds = set(_kinds(sess))
+    assert any("added one part of its list" in step for step in sess.log.steps), sess.log.steps
+    assert not any("not clearly accepted" in step for step in sess.log.steps), sess.log.steps
+    if bad:
+        assert {"past-date-accepted", "duplicate-accepted"} <= kinds, sess.log.findings
+        (duplicate,) = [f for f in sess.log.findings if f.probe == "duplicate-accepted"]
+        assert "2 entries with it are listed on /projects.html" in duplicate.message
+    else:
+        assert not {"past-date-accepted", "duplicate-accepted"} & kinds, sess.log.findings
+        assert {"past-date", "duplicate"} <= {c.probe for c in sess.log.covered}
+
+
+@pytest.mark.parametrize("past_days", [True, False])
+def test_a_date_picker_is_tried_with_a_day_before_today(session, past_days):
+    """The calendar of a date picker shows yesterday before today: when it lets yesterday be chosen and the expense is
+    saved with it, that is a past date accepted; when yesterday is disabled, the picker itself is the limit."""
+    sess = session("custom_select.html" + ("?pastdays=1" if past_days else ""), bad=False)
+    probe_form(sess, "New expense", lambda: (sess.goto(), read_model(sess.page).forms[0])[1])
+    found = [f for f in sess.log.findings if f.probe == "past-date-accepted"]
+    covered = [c for c in sess.log.covered if c.probe == "past-date"]
+    if past_days:
+        assert found and found[0].element == 'field "Date" of form "New expense"' and not covered, sess.log.steps
+        assert "a day before today" in found[0].message and any(a.get("action") == "click" for a in found[0].actions)
+    else:
+        assert not found and covered and "lets no day before today be chosen" in covered[0].note

@@ -283,7 +283,8 @@ class Explorer:
         with self._phase("forms"):
             for spot in self.forms:
                 sess.step(f"form battery: {spot.name}")
-                probe_form(sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot))
+                probe_form(sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot),
+                           list_pages=list(dict.fromkeys([spot.url, self.start_url])))
 
         with self._phase("votes and edits"):
             sess.goto()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -118,8 +118,18 @@ class Submission:
         return out
 
     @property
+    def closed_with_success(self) -> bool:
+        """The form went away and a success message came (the error words of the next view's own text, such as
+        "Select a resource", are then no rejection)."""
+        fa = self.form_after
+        gone = fa.get("present") is False or not fa.get("visible", True)
+        return gone and not fa.get("alerts") and any(SUCCESS_WORDS.search(line) for line in self.new_lines)
+
+    @property
     def rejected(self) -> bool:
         fa = self.form_after
+        if self.closed_with_success:
+            return False
         return bool(
             any(ERROR_WORDS.search(line) for line in self.new_lines)
             or (fa.get("present") and fa.get("visible") and (fa.get("invalid") or fa.get("alerts") or not fa.get("valid", True)))
@@ -239,6 +249,8 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
     """Click the form's submit button and describe what happened (None when it cannot be clicked)."""
     if not form.submit:
         return None
+    if form.signature in sess.one_part_forms and token != "\u0000none":
+        _add_one_part(sess, form, token)
     sess.spend()
     before = sess.state()
     own = [f.sel for f in form.fields]
@@ -272,8 +284,9 @@ def _set_value(sess: ProbeSession, f: Field, value: str, *, timeout_ms: float = 
 
 
 def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int = 3,
-               reopen_here: Reopen | None = None) -> None:
-    """Run the whole battery on the form that ``reopen()`` opens (see the module docstring)."""
+               reopen_here: Reopen | None = None, list_pages: Sequence[str] = ()) -> None:
+    """Run the whole battery on the form that ``reopen()`` opens (see the module docstring); ``list_pages``: the
+    pages where what the form creates may be listed (the page it is opened from, the start page)."""
     form = reopen()
     if form is None or not form.submit:
         return
@@ -305,6 +318,11 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     fill_form(sess, form, token)
     valid = submit(sess, form, token)
     sess.step(f"{where}: submitted valid data ({token})")
+    if valid is not None and valid.rejected and any(AT_LEAST_ONE.search(line) for line in valid.new_lines) \
+            and _add_one_part(sess, form, token):
+        valid = submit(sess, form, token)
+        sess.one_part_forms.add(form.signature)  # every later submission adds it too, so it is not what is refused
+        sess.step(f"{where}: added one part of its list and submitted again ({token})")
     if form.loose and STEP_WORDS.match(form.submit_text) and valid is not None and not valid.rejected:
         walk_steps(sess, where, form)
     if valid is not None and not valid.rejected and not valid.success_signs and _vary(sess, form):
@@ -315,6 +333,8 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         # fields outside a <form> may sit beside a button that only opens or steps something: new text alone is
         # not taken as their being saved
         sess.step(f"{where}: the valid submission was not clearly accepted; no further form probes")
+        if valid is not None: sess.step(f"DBG rej={valid.rejected} signs={valid.success_signs} loose={form.loose} new={valid.new_lines[:6]} fa={dict((k,v) for k,v in valid.form_after.items() if k!='placeholders')} fields={[(f.label,f.kind,f.optional) for f in form.fields][:8]}")
+        else: sess.step("DBG valid None")
         return
     if empty_blocked:
         sess.ok("required", where, "the submit button cannot be pressed while the form is empty")
@@ -413,7 +433,40 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
 
     # 6. the same data submitted twice (not for forms that create nothing, e.g. signing in)
     if not NOT_CREATING.search(f"{name} {form.submit_text}"):
-        _duplicate_probe(sess, where, valid, reopen, reopen_here)
+        _duplicate_probe(sess, where, valid, reopen, reopen_here, list_pages)
+
+
+#: a rejection asking for one part of a list inside the form ("Please add at least one role")
+AT_LEAST_ONE = re.compile(r"\bat least (?:one|1)\b", re.IGNORECASE)
+_ADD_ONE_JS = r"""([formSel, submitSel]) => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const form = document.querySelector(formSel);
+  const submit = document.querySelector(submitSel);
+  if (!form) return null;
+  const box = [...form.querySelectorAll('input[type=checkbox], [role=checkbox]')]
+    .find(el => vis(el) && !el.disabled && !el.checked && el.getAttribute('aria-checked') !== 'true');
+  const add = [...form.querySelectorAll('button')]
+    .find(b => vis(b) && b !== submit && !b.disabled && /^\s*\+?\s*(add|select)\b/i.test(b.innerText || b.getAttribute('aria-label') || ''));
+  const target = add || box;
+  if (!target) return null;
+  target.setAttribute('data-wt-one', '1');
+  return (target.innerText || target.getAttribute('aria-label') || target.tagName).trim().slice(0, 40);
+}"""
+
+
+def _add_one_part(sess: ProbeSession, form: FormModel, token: str) -> bool:
+    """Add one part to the list inside the form (a role, a product) with the form's own "Add ..." button, or tick
+    its first choice; False when the form offers neither."""
+    if not evaluate(sess.page, _ADD_ONE_JS, [form.sel, form.submit or ""]):
+        return False
+    try:
+        target = sess.page.locator('[data-wt-one="1"]').first
+        with sess.journal.act("click", target, key=f"one part {token}"):
+            target.click(timeout=2000)
+    except Exception:
+        return False
+    sess.settle(150)
+    return True
 
 
 def _blank_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reopen) -> bool:
@@ -568,6 +621,37 @@ def _date_probes(sess: ProbeSession, form: FormModel, where: str, valid: Submiss
         _refusal_outcome(sess, form_now, result, valid, label,
                          (probe, f"{what} in \"{concerned.label}\" was accepted without an error"),
                          (_OK_PROBE[probe], f"{what} was rejected"), field=concerned.label, value=", ".join(values.values()))
+    picker = next((f for f in form.fields if f.kind == "datepicker" and f.visible and not f.disabled), None)
+    if picker is not None and not _date_fields(form.fields):
+        return _past_day_probe(sess, form, picker, where, valid, reopen)
+    return True
+
+
+def _past_day_probe(sess: ProbeSession, form: FormModel, picker: Field, where: str, valid: Submission,
+                    reopen: Reopen) -> bool:
+    """The form submitted with a day before today chosen in its date picker (a calendar popup): a finding when it is
+    accepted like the valid submission; coverage when the calendar lets no such day be chosen or the form refuses
+    it. False when the form could not be opened again."""
+    form_now = reopen()
+    if form_now is None:
+        return False
+    token = sess.token()
+    fill_form(sess, form_now, token)
+    label = f'field "{picker.label or "date"}" of {where}'
+    now = next((f for f in form_now.fields if f.sel == picker.sel), None)
+    day = widgets.pick_past_day(sess, now) if now is not None else None
+    if day == "":
+        sess.ok("past-date", label, "the date picker lets no day before today be chosen")
+        return True
+    if day is None:
+        return True
+    result = submit(sess, form_now, token)
+    sess.step(f"{label}: submitted with a day before today ({day}) chosen in the date picker")
+    if result is not None:
+        _refusal_outcome(sess, form_now, result, valid, label,
+                         ("past-date-accepted", f"a day before today ({day}) chosen in \"{picker.label or 'date'}\" was "
+                                                "accepted without an error"),
+                         ("past-date", "a day before today was rejected"), field=picker.label, value=day)
     return True
 
 
@@ -632,11 +716,13 @@ def duplicate_warning(valid: Submission, first: Submission, second: Submission) 
 
 
 def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reopen,
-                     reopen_here: Reopen | None = None) -> None:
+                     reopen_here: Reopen | None = None, list_pages: Sequence[str] = ()) -> None:
     """Submit the same data twice (the second time in place when the first entry is listed and ``reopen_here`` finds
     the form, so entries kept only in memory are still listed): a second entry with it listed beside the first, or
     the same success again with no warning when the first entry is not listed (and the form is a ``<form>``), is a
-    finding; a rejected second submission, or one the page warned of (:func:`duplicate_warning`), is coverage."""
+    finding; so are two entries with it listed on one of ``list_pages`` when the page the form left shows neither
+    (the app went on to another view); a rejected second submission, or one the page warned of
+    (:func:`duplicate_warning`), is coverage."""
     token = sess.token()
     first = _submit_same(sess, where, token, "first", reopen)
     if first is None or not first[1].accepted_like(valid):
@@ -655,6 +741,9 @@ def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: 
         return
     rejected, accepted = _checks(sess, form, result)
     listed = entries_showing(sess, token)
+    if listed < 2 and (first[1].entry_listed or form.loose) and result.accepted_like(valid):
+        _duplicates_listed(sess, where, token, list_pages)
+        return
     # fields outside a <form> are often settings saved again and again: for them only two listed entries count
     if result.accepted_like(valid) and (listed >= 2 or not (first[1].entry_listed or form.loose)):
         how = f"{listed} entries with it are listed" if listed >= 2 else "it was accepted again like the first time"
@@ -662,6 +751,23 @@ def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: 
                    full=True, expect=[accepted], value=token, entries=listed)
     elif result.rejected:
         sess.ok("duplicate", where, "submitting the same data again was rejected", expect=[rejected])
+
+
+def _duplicates_listed(sess: ProbeSession, where: str, token: str, list_pages: Sequence[str]) -> None:
+    """After the same data was accepted twice where neither entry shows: look for its entries on ``list_pages``
+    (two of them listed is a finding, one is coverage; none says nothing, e.g. entries kept only in memory)."""
+    for url in list_pages:
+        sess.goto(url)
+        listed = entries_showing(sess, token)
+        if listed >= 2:
+            sess.found("duplicate-accepted", where, f"the same data ({token}) submitted twice: {listed} entries with it "
+                       f"are listed on {sess.journal.relative(url)}, with no duplicate warning", full=True,
+                       expect=[sess.journal.expect("expect_text", "held", value=token)], value=token, entries=listed)
+            return
+        if listed == 1:
+            sess.ok("duplicate", where, f"submitted twice, the same data ({token}) is listed once on "
+                    f"{sess.journal.relative(url)}", expect=[sess.journal.expect("expect_text", "held", value=token)])
+            return
 
 
 def _checks(sess: ProbeSession, form: FormModel, sub: Submission | None) -> tuple[ActionRecord | None, ActionRecord | None]:

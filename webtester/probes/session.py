@@ -97,6 +97,8 @@ class ProbeSession:
     journal: Journal = field(init=False)
     page_errors: list[str] = field(default_factory=list)
     gate: Gate | None = None  # the app's sign-in, passed on every page load that lands on it
+    #: forms (by signature) that accept a submission only with one part of their own list added (a role, a product)
+    one_part_forms: set[str] = field(default_factory=set)
     _tokens: int = 0
     _blank_seen: set[str] = field(default_factory=set)
 

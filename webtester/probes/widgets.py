@@ -8,10 +8,11 @@ render them, used the way a user does, each step recorded in the session's journ
 from __future__ import annotations
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
+from webtester.browser.watchdog import evaluate
 from webtester.probes.pagemodel import Field
 from webtester.probes.session import ProbeSession
 
-__all__ = ["DAYS_CSS", "OPTIONS_CSS", "choose", "pick_day", "read_options"]
+__all__ = ["DAYS_CSS", "OPTIONS_CSS", "choose", "pick_day", "pick_past_day", "read_options"]
 
 #: the options of an open custom select that can be chosen
 OPTIONS_CSS = "[role=listbox] [role=option]:not([aria-disabled=true]):not([data-disabled])"
@@ -95,6 +96,50 @@ def pick_day(sess: ProbeSession, f: Field) -> str | None:
         return None
     with sess.journal.act("click", day, key=f"{f.sel} day {text}"):
         day.click(timeout=ACTION_TIMEOUT_MS)
+    sess.settle(60)
+    if sess.page.locator(DAYS_CSS).first.is_visible():
+        _close(sess)
+    return text
+
+
+_PAST_DAY_JS = r"""(today) => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const popup = [...document.querySelectorAll('[role=dialog]')].filter(vis).pop();
+  if (!popup) return null;
+  const days = [...popup.querySelectorAll('button[name=day], [role=gridcell] > button, button[role=gridcell]')].filter(vis);
+  const at = days.findIndex(b => b.matches(today) || b.closest(today));
+  if (at <= 0) return null;
+  const open = days.slice(0, at).filter(b => !b.disabled && b.getAttribute('aria-disabled') !== 'true' && !b.closest('[aria-disabled=true]'));
+  if (!open.length) return '';
+  const day = open[open.length - 1];
+  day.setAttribute('data-wt-past', '1');
+  return day.innerText.trim() || day.getAttribute('aria-label') || '?';
+}"""
+
+
+def pick_past_day(sess: ProbeSession, f: Field) -> str | None:
+    """Open the date picker ``f`` and click the last day before today that it lets be chosen (the days shown before
+    today's in its calendar are past days, also the previous month's). Returns the day's text; '' when every day
+    before today is disabled; None when the calendar shows no day before today or did not open."""
+    trigger = sess.page.locator(f.sel).first
+    try:
+        with sess.journal.act("click", trigger, key=f.sel):
+            trigger.click(timeout=ACTION_TIMEOUT_MS)
+        sess.page.locator(f"[role=dialog] :is({_TODAY_CSS})").first.wait_for(state="visible", timeout=_OPEN_WAIT_MS)
+        text = evaluate(sess.page, _PAST_DAY_JS, _TODAY_CSS)
+    except Exception:
+        _close(sess)
+        return None
+    if not text:
+        _close(sess)
+        return text
+    day = sess.page.locator('[data-wt-past="1"]').first
+    try:
+        with sess.journal.act("click", day, key=f"{f.sel} past day {text}"):
+            day.click(timeout=ACTION_TIMEOUT_MS)
+    except Exception:
+        _close(sess)
+        return None
     sess.settle(60)
     if sess.page.locator(DAYS_CSS).first.is_visible():
         _close(sess)
