@@ -199,3 +199,23 @@ def test_an_edit_or_settings_form_s_findings_decide_only_items_about_changing_so
     if form != "New Project":
         changing = _gold("Editing a project cannot leave its required fields empty.")
         assert decide(changing, exploration, rule="required", planned=True).status is Status.failed
+
+
+@pytest.mark.parametrize("instruction, planned", [
+    ("Users can create tasks with a title and a due date.", ["Users can delete tasks."]),
+    ("Users can create tasks and delete them when done.", []),
+    ("The page shows the opening hours of a bakery.", []),
+])
+def test_what_users_create_they_are_expected_to_delete_unless_the_instruction_says_how(instruction, planned):
+    """An app where users create things gets an item asking whether they can remove them (the commonest feature
+    left out of generated apps), unless the instruction already speaks of deleting."""
+    items = [p.description for p in plan_checklist(instruction, None, 20) if p.rule == "delete"]
+    assert items == planned
+
+
+@pytest.mark.parametrize("instruction, planned", [
+    ("Users can add as many line items as they need.", "Users can delete line items."),
+    ("Visitors can read a post and write replies below it.", "Users can delete replies."),
+])
+def test_the_object_named_by_an_item_leaves_out_quantities_and_pointing_phrases(instruction, planned):
+    assert planned in [p.description for p in plan_checklist(instruction, None, 20)]

@@ -6,7 +6,7 @@ import pytest
 
 from webtester.baseline.absence import FEATURE_NAMES, AbsenceModel, AppVocabulary, search_item, terms
 from webtester.baseline.crawl import CrawlEdge, CrawlState, StateGraph
-from webtester.baseline.verdicts import with_feature_search
+from webtester.baseline.verdicts import asked_action, with_feature_search, without_action
 from webtester.models import BugReport, Dimension, Evidence, Status, TestItem, Verdict
 
 
@@ -113,3 +113,35 @@ def test_the_shipped_model_is_package_data_trained_on_the_dev_apps():
     shipped = shipped_model()
     assert shipped is not None and shipped.trained_on["instances"] == 86 and 0 < shipped.threshold < 1
     assert shipped.top_k in (0, 1, 2) and len(shipped.coef) == len(FEATURE_NAMES)
+
+
+@pytest.mark.parametrize("text, action", [
+    ("Homeowners can delete property listings.", "delete"), ("Users can edit existing tags.", "edit"),
+    ("Users can modify their reviews", "edit"), ("Users can edit, complete, or delete tasks.", None),
+    ("Users can delete tags, and a confirmation prompt will appear.", None), ("Users can add tags.", None),
+])
+def test_an_item_that_only_asks_for_an_edit_or_delete_action_is_recognised(text, action):
+    assert asked_action(text) == action
+
+
+def _unchecked(item: TestItem) -> Verdict:
+    return Verdict(item_id=item.id, status=Status.error, evidence=Evidence(notes="not checked"))
+
+
+def test_an_action_no_control_offers_fails_only_after_a_crawl_that_ran_to_its_end():
+    """No Delete control among the controls of a finished crawl is a Fail naming the views searched; a trash icon
+    ("trash2" as lucide names it), a "..." menu the crawl may not have opened, or a crawl cut short leave it unchecked."""
+    item = TestItem(id="FT-01", dimension=Dimension.functionality, description="Users can delete jobs.")
+    failed = without_action(_unchecked(item), item, AppVocabulary.of(graph(), "Employers post jobs."), "delete")
+    assert failed.status is Status.failed and "No control of the app offers to delete" in failed.bug_report.issue
+    assert "2 explored views" in failed.bug_report.issue and failed.evidence.steps == ["open http://app/"]
+    for icon in ("trash2", "ellipsis vertical"):
+        g = graph()
+        g.states[0].controls.append({"role": "button", "name": "", "icon": icon})
+        assert without_action(_unchecked(item), item, AppVocabulary.of(g, ""), "delete").status is Status.error
+    cut = graph()
+    cut.stopped = "time limit reached"
+    assert without_action(_unchecked(item), item, AppVocabulary.of(cut, ""), "delete").status is Status.error
+    edit = TestItem(id="FT-02", dimension=Dimension.functionality, description="Users can edit jobs.")
+    kept = Verdict(item_id="FT-02", status=Status.passed, evidence=Evidence(notes="edited"))
+    assert without_action(kept, edit, AppVocabulary.of(graph(), ""), "edit") is kept

@@ -63,7 +63,7 @@ FEEDBACK_CUES = re.compile(r"\b(real[- ]time|immediately|instantly|automatically
 FEATURE_NAMES = (
     "missing_share", "missing_count_log", "best_state_share", "instruction_missing", "dim_constraint",
     "dim_interaction", "dim_content", "constraint_cues", "feedback_cues", "app_missing_share", "states_log",
-    "js_share", "item_words_log", "actions_without_control",
+    "js_share", "item_words_log", "actions_without_control", "actions_asked",
 )
 #: actions an item may ask for, and the words of a control that does them (a control's name, label or icon)
 ACTIONS = {
@@ -105,9 +105,15 @@ ICON_ACTIONS = {
 }
 
 
+#: icons of a menu button ("...") whose entries the crawl may not have opened: any action may hide behind it
+MENU_ICONS = re.compile(r"^(?:ellipsis|more)\b")
+
+
 def icon_words(icon: str) -> str:
-    """The actions an icon-only control stands for (empty when the icon is not known)."""
-    return ICON_ACTIONS.get(icon.split(" ", 1)[0], "") if icon else ""
+    """The actions an icon-only control stands for (empty when the icon is not known); the icon's first word is
+    looked up without a trailing number ("trash2" and "trash 2" are "trash")."""
+    head = re.match(r"[a-z]+", icon or "")
+    return ICON_ACTIONS.get(head.group(0), "") if head else ""
 
 
 def _control_text(control: dict[str, Any]) -> str:
@@ -116,7 +122,7 @@ def _control_text(control: dict[str, Any]) -> str:
                      " ".join(control.get("options", [])), icon_words(control.get("icon", ""))])
 
 
-def _offered(state: CrawlState) -> list[dict]:
+def offered_controls(state: CrawlState) -> list[dict]:
     """The state's controls that offer an action (a card's text is the data it shows, already in the state's text)."""
     return [control for control in state.controls if control.get("role") != "card"]
 
@@ -125,9 +131,15 @@ def _state_terms(graph: StateGraph) -> list[set[str]]:
     out = []
     for state in graph.states:
         parts = [state.text, state.title, " ".join(state.headings), re.sub(r"[/_\-?=&]", " ", state.url.split("//", 1)[-1])]
-        parts += [_control_text(control) for control in _offered(state)]
+        parts += [_control_text(control) for control in offered_controls(state)]
         out.append(terms(" ".join(parts)))
     return out
+
+
+def actions_asked(text: str) -> list[str]:
+    """The actions of :data:`ACTIONS` that ``text`` asks for (delete, edit, export ...), offered by the app or not."""
+    lowered = text.lower()
+    return [name for name, (asked, _) in ACTIONS.items() if re.search(asked, lowered)]
 
 
 @dataclass
@@ -143,14 +155,18 @@ class AppVocabulary:
     @classmethod
     def of(cls, graph: StateGraph, instruction: str) -> "AppVocabulary":
         states = _state_terms(graph)
-        controls = "\n".join(_control_text(c).lower() for state in graph.states for c in _offered(state))
+        controls = "\n".join(_control_text(c).lower() for state in graph.states for c in offered_controls(state))
         return cls(graph, terms(instruction), states, set().union(*states) if states else set(), controls)
+
+    @property
+    def menus(self) -> int:
+        """How many crawled controls are menu buttons ("...") whose entries may offer more actions."""
+        return sum(1 for state in self.graph.states for control in offered_controls(state)
+                   if MENU_ICONS.match(control.get("icon") or ""))
 
     def actions_without_control(self, text: str) -> list[str]:
         """The actions of :data:`ACTIONS` that ``text`` asks for and no crawled control offers."""
-        lowered = text.lower()
-        return [name for name, (asked, control) in ACTIONS.items()
-                if re.search(asked, lowered) and not re.search(control, self.controls)]
+        return [name for name in actions_asked(text) if not re.search(ACTIONS[name][1], self.controls)]
 
     @property
     def app_missing_share(self) -> float:
@@ -196,6 +212,7 @@ def search_item(text: str, dimension: Dimension, vocab: AppVocabulary) -> ItemSe
         "js_share": float(vocab.graph.coverage.get("share") or 0.0),
         "item_words_log": math.log1p(len(text.split())),
         "actions_without_control": float(len(vocab.actions_without_control(text))),
+        "actions_asked": float(len(actions_asked(text))),
     }
     return ItemSearch(item_terms, missing, best_state, best_share, features)
 

@@ -325,6 +325,12 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
         add(Planned(FT, f"Editing {edited} saves the change: after saving, the list shows the edited text, also after the "
                         "page is reloaded.", "Open a listed entry's Edit control, change its name and save; then reload.",
                     "The entry shows the new name, before and after the reload.", "edit", None, 2))
+    created = _object_of(reqs, CREATE_VERBS)
+    # what users create, they expect to remove (the commonest feature generated apps leave out); an edit item of the
+    # same kind was tried and not kept: generated apps often edit entries in place (rows of fields), with no control
+    if created and not DELETE.search(instruction) and "delete-confirm" not in exercised:
+        add(Planned(FT, f"Users can delete {_bare(created)}.", "Delete an existing entry.",
+                    "The entry is removed from the list.", "delete", None, 3))
     if "summary-update" in exercised:  # the exploration saw totals or counts beside a form that adds entries
         add(Planned(IX, "The summary figures shown with the entries (totals, counts, what is left) update as soon as a new "
                         "entry is added.", "Note the totals, add an entry, and compare the totals again.",
@@ -372,8 +378,11 @@ def _object_of(reqs: list[Requirement], verbs: Collection[str]) -> str | None:
 
 
 def _bare(noun: str) -> str:
-    """``noun`` without a leading article, owner or 'new', and without a dangling last word ("notes and proposed")."""
+    """``noun`` without a leading article, owner, quantity ("as many") or 'new', and without a dangling last word
+    ("notes and proposed") or a pointing phrase ("replies below it")."""
     noun = re.sub(r"^(?:(?:the|a|an)\s+)?(?:(?:the )?user's\s+)?(?:own\s+)?(?:new\s+)?", "", noun, flags=re.IGNORECASE)
+    noun = re.sub(r"^(?:as many|any|all|multiple|several|some|a few|few|one or more)\s+", "", noun, flags=re.IGNORECASE)
+    noun = re.sub(r"\s+(?:below|above|under|to|for|in|on|of|from|with)\s+(?:it|them|this|that)$", "", noun, flags=re.IGNORECASE)
     return re.sub(r"\s+(?:and|or)\s+\S+$", "", noun)
 
 

@@ -29,12 +29,15 @@ from webtester.baseline.crawl import StateGraph, crawl
 from webtester.baseline.explore import Exploration, Explorer
 from webtester.baseline.survey import page_model_from_dict, page_model_to_dict, survey
 from webtester.baseline.verdicts import (
+    ACTION_RULES,
     GLOBAL_RULES,
     PROBE_RULES,
     SPECIFIC_RULES,
+    asked_action,
     decide,
     fail_probability,
     with_feature_search,
+    without_action,
 )
 from webtester.browser.confinement import origin_of
 from webtester.models import Dimension, Status, TestItem, Verdict
@@ -210,6 +213,13 @@ class BaselineTester:
         verdict = self._probe_verdict(item)
         assert self._exploration is not None
         verdict.evidence.trace = verdict.evidence.trace or self._exploration.trace
+        planned = self._plan.get(item.id)
+        action = ACTION_RULES.get((planned or {}).get("rule") or "") if planned else asked_action(item.description)
+        if action and self._graph is not None:
+            verdict = without_action(verdict, item, self._vocabulary(instruction), action)
+            if verdict.status is Status.failed:
+                verdict.evidence.trace = self._graph.trace or verdict.evidence.trace
+                return verdict
         if not self._searchable(item, verdict) or self._graph is None or self.absence_model is None:
             return verdict
         vocab = self._vocabulary(instruction)

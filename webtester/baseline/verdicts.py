@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from webtester.baseline.absence import AbsenceModel, AppVocabulary, search_item, terms
+from webtester.baseline.absence import AbsenceModel, AppVocabulary, offered_controls, search_item, terms
 from webtester.baseline.checklist import rules_for_text
 from webtester.baseline.explore import Exploration
 from webtester.models import ActionRecord, BugReport, Evidence, Status, TestItem, Verdict
@@ -289,4 +289,40 @@ def with_feature_search(verdict: Verdict, item: TestItem, vocab: AppVocabulary, 
         evidence=Evidence(steps=steps[:12], screenshots=shots, notes=(
             f"{summary}; fail probability {p:.2f} (feature-search model; fails at {rule})"
             + (f"\nprobes: {verdict.evidence.notes}" if verdict.evidence.notes else ""))),
+    )
+
+
+#: the rules of the baseline's own items that ask whether the app offers an action at all ("Users can delete tags")
+ACTION_RULES = {"edit": "edit", "delete": "delete"}
+
+
+#: an item that only says some user can edit or delete something ("Homeowners can delete property listings.")
+SIMPLE_ACTION = re.compile(r"^(?:\w+\s){1,3}can\s(?:also\s)?(edit|modify|delete|remove)\b[^,;:.]*\.?$", re.IGNORECASE)
+
+
+def asked_action(text: str) -> str | None:
+    """The action (edit, delete) that an item of one short claim asks the app to offer, if that is all it asks."""
+    match = SIMPLE_ACTION.match(text.strip())
+    if not match:
+        return None
+    return "edit" if match.group(1).lower() in ("edit", "modify") else "delete"
+
+
+def without_action(verdict: Verdict, item: TestItem, vocab: AppVocabulary, action: str) -> Verdict:
+    """``verdict``, or a Fail when the probes left it unchecked, the crawl explored the app to its end (not cut short
+    by its limits) and no control it met offers ``action`` (a key of :data:`~webtester.baseline.absence.ACTIONS`):
+    none is named, labelled or drawn (its icon) for it, and no menu button ("...") may hide it."""
+    graph = vocab.graph
+    if verdict.status is not Status.error or graph.stopped or not graph.states or vocab.menus \
+            or action not in vocab.actions_without_control(item.description):
+        return verdict
+    controls = sum(len(offered_controls(state)) for state in graph.states)
+    issue = (f"No control of the app offers to {action}: across {len(graph.states)} explored views ({controls} controls) "
+             f"none is named, labelled or drawn for it.")
+    return Verdict(
+        item_id=item.id, status=Status.failed,
+        bug_report=BugReport(issue=issue, actual=("Searched views: " + "; ".join(graph.routes[:10]))[:800]),
+        evidence=Evidence(steps=[f"open {r}" for r in graph.routes[:8]], notes="\n".join(filter(None, [
+            f"the crawl met {controls} controls in {len(graph.states)} views and finished before its limits",
+            verdict.evidence.notes]))),
     )
