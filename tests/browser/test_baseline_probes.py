@@ -14,6 +14,7 @@ from webtester.baseline.verdicts import decide
 from webtester.browser.chromium import VIEWPORT
 from webtester.browser.static_server import StaticServer
 from webtester.models import Dimension, Status, TestItem
+from webtester.probes import widgets
 from webtester.probes.content import mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.editing import probe_listed_edit
@@ -533,3 +534,20 @@ def test_a_date_picker_is_tried_with_a_day_before_today(session, past_days):
         assert "a day before today" in found[0].message and any(a.get("action") == "click" for a in found[0].actions)
     else:
         assert not found and covered and "lets no day before today be chosen" in covered[0].note
+
+
+@pytest.mark.parametrize("past_days", [True, False])
+def test_a_calendar_without_a_today_marker_is_read_by_its_month_and_day_numbers(session, past_days):
+    """shadcn's calendar replaces react-day-picker's today class with its own: the days before today are then the
+    days of the month shown in its caption numbered before today (the other months' days and the cells whose class
+    merely mentions "day-outside" in a variant are not taken for them)."""
+    sess = session("calendar.html" + ("?pastdays=1" if past_days else ""), bad=False)
+    (picker,) = [f for f in read_model(sess.page).forms[0].fields if f.kind == "datepicker"]
+    chosen = widgets.pick_past_day(sess, picker)
+    today = date.today().day
+    if today == 1:
+        assert chosen is None  # no day of this month before today
+    elif past_days:
+        assert chosen == str(today - 1) and sess.page.locator("#when").inner_text().endswith(f"-{today - 1}")
+    else:
+        assert chosen == ""

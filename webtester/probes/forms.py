@@ -333,8 +333,6 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         # fields outside a <form> may sit beside a button that only opens or steps something: new text alone is
         # not taken as their being saved
         sess.step(f"{where}: the valid submission was not clearly accepted; no further form probes")
-        if valid is not None: sess.step(f"DBG rej={valid.rejected} signs={valid.success_signs} loose={form.loose} new={valid.new_lines[:6]} fa={dict((k,v) for k,v in valid.form_after.items() if k!='placeholders')} fields={[(f.label,f.kind,f.optional) for f in form.fields][:8]}")
-        else: sess.step("DBG valid None")
         return
     if empty_blocked:
         sess.ok("required", where, "the submit button cannot be pressed while the form is empty")

@@ -108,8 +108,18 @@ _PAST_DAY_JS = r"""(today) => {
   if (!popup) return null;
   const days = [...popup.querySelectorAll('button[name=day], [role=gridcell] > button, button[role=gridcell]')].filter(vis);
   const at = days.findIndex(b => b.matches(today) || b.closest(today));
-  if (at <= 0) return null;
-  const open = days.slice(0, at).filter(b => !b.disabled && b.getAttribute('aria-disabled') !== 'true' && !b.closest('[aria-disabled=true]'));
+  let before = days.slice(0, Math.max(at, 0));
+  if (at < 0) {
+    // no today marker (a kit's own class names replace it): the days of this month before today's number, when
+    // the calendar shows this month ("December 2026"), days of other months ("outside") left out
+    const now = new Date();
+    const month = now.toLocaleString('en-US', {month: 'long'}) + ' ' + now.getFullYear();
+    if (!popup.innerText.includes(month)) return null;
+    const outside = b => [...b.classList].some(c => /outside$/.test(c)) || !!b.closest('[data-outside]');
+    before = days.filter(b => !outside(b) && /^\d{1,2}$/.test(b.innerText.trim()) && Number(b.innerText.trim()) < now.getDate());
+  }
+  if (!before.length) return null;
+  const open = before.filter(b => !b.disabled && b.getAttribute('aria-disabled') !== 'true' && !b.closest('[aria-disabled=true]'));
   if (!open.length) return '';
   const day = open[open.length - 1];
   day.setAttribute('data-wt-past', '1');
@@ -119,13 +129,15 @@ _PAST_DAY_JS = r"""(today) => {
 
 def pick_past_day(sess: ProbeSession, f: Field) -> str | None:
     """Open the date picker ``f`` and click the last day before today that it lets be chosen (the days shown before
-    today's in its calendar are past days, also the previous month's). Returns the day's text; '' when every day
-    before today is disabled; None when the calendar shows no day before today or did not open."""
+    today's in its calendar are past days, also the previous month's; without a today marker, the days of the
+    current month numbered before today). Returns the day's text; '' when every day before today is disabled;
+    None when the calendar shows no day before today or did not open."""
     trigger = sess.page.locator(f.sel).first
     try:
         with sess.journal.act("click", trigger, key=f.sel):
             trigger.click(timeout=ACTION_TIMEOUT_MS)
-        sess.page.locator(f"[role=dialog] :is({_TODAY_CSS})").first.wait_for(state="visible", timeout=_OPEN_WAIT_MS)
+        sess.page.locator("[role=dialog] :is(button[name=day], [role=gridcell])").first.wait_for(
+            state="visible", timeout=_OPEN_WAIT_MS)
         text = evaluate(sess.page, _PAST_DAY_JS, _TODAY_CSS)
     except Exception:
         _close(sess)
