@@ -29,6 +29,7 @@ def _probe(browser, server, name, tmp_path):
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     url = server.url + name
     page.goto(url)
+    page.wait_for_load_state("networkidle")  # the page's own requests answered (a busy machine delays them)
     page.wait_for_timeout(100)
     try:
         findings = run_probes(page, url, screenshot_dir=tmp_path / "shots", relative_to=tmp_path,
