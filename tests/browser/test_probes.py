@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -20,6 +21,18 @@ def server():
         yield s
 
 
+def _answered(page, failed: list[str], seconds: float = 5.0) -> None:
+    """Wait until every request the page made has its answer, and every failed one has reached ``failed`` (a busy
+    machine delays both)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        bad = page.evaluate("() => performance.getEntriesByType('resource')"
+                            ".filter(e => e.responseEnd === 0 || e.responseStatus >= 400).length")
+        if len(failed) >= bad:
+            return
+        page.wait_for_timeout(50)
+
+
 def _probe(browser, server, name, tmp_path):
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
@@ -29,8 +42,8 @@ def _probe(browser, server, name, tmp_path):
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     url = server.url + name
     page.goto(url)
-    page.wait_for_load_state("networkidle")  # the page's own requests answered (a busy machine delays them)
     page.wait_for_timeout(100)
+    _answered(page, failed)
     try:
         findings = run_probes(page, url, screenshot_dir=tmp_path / "shots", relative_to=tmp_path,
                               console_errors=console, page_errors=errors, failed_requests=failed)
