@@ -214,7 +214,10 @@ class BaselineTester:
         assert self._exploration is not None
         verdict.evidence.trace = verdict.evidence.trace or self._exploration.trace
         planned = self._plan.get(item.id)
-        action = ACTION_RULES.get((planned or {}).get("rule") or "") if planned else asked_action(item.description)
+        if planned:
+            action = planned["rule"] if planned["rule"] in ACTION_RULES else None
+        else:
+            action = asked_action(item.description)
         if action and self._graph is not None:
             verdict = without_action(verdict, item, self._vocabulary(instruction), action)
             if verdict.status is Status.failed:

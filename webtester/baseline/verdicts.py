@@ -292,8 +292,9 @@ def with_feature_search(verdict: Verdict, item: TestItem, vocab: AppVocabulary, 
     )
 
 
-#: the rules of the baseline's own items that ask whether the app offers an action at all ("Users can delete tags")
-ACTION_RULES = {"edit": "edit", "delete": "delete"}
+#: the rules of the baseline's own items that ask whether the app offers an action at all ("Users can delete tags"),
+#: named as the action (a key of :data:`~webtester.baseline.absence.ACTIONS`)
+ACTION_RULES = frozenset({"delete"})
 
 
 #: an item that only says some user can edit or delete something ("Homeowners can delete property listings.")

@@ -59,6 +59,8 @@ CLEAR_SIGNS = STRONG_SIGNS | (WEAK_SIGNS - {"new-text"})
 #: fields chosen by a click rather than typed into: custom selects and date pickers, and the native choices
 WIDGET_KINDS = ("combobox", "datepicker")
 CHOICE_KINDS = ("select", "radio", "checkbox", *WIDGET_KINDS)
+#: the token of the empty submission: no data of its own to look for
+NO_TOKEN = "\u0000none"
 
 Reopen = Callable[[], "FormModel | None"]
 
@@ -249,7 +251,7 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
     """Click the form's submit button and describe what happened (None when it cannot be clicked)."""
     if not form.submit:
         return None
-    if form.signature in sess.one_part_forms and token != "\u0000none":
+    if form.signature in sess.one_part_forms and token != NO_TOKEN:
         _add_one_part(sess, form, token)
     sess.spend()
     before = sess.state()
@@ -306,7 +308,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
              .forEach(e => { e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})); })""", form.sel)
     sess.settle(60)
     empty_blocked = bool(form_state(sess, form).get("disabled"))
-    empty = None if empty_blocked else submit(sess, form, "\u0000none")
+    empty = None if empty_blocked else submit(sess, form, NO_TOKEN)
     empty_checks, empty_steps = _checks(sess, form, empty), sess.journal.slice()
     sess.step(f"{where}: submitted empty")
 
@@ -757,15 +759,16 @@ def _duplicates_listed(sess: ProbeSession, where: str, token: str, list_pages: S
     for url in list_pages:
         sess.goto(url)
         listed = entries_showing(sess, token)
+        if not listed:
+            continue
+        shown, page = sess.journal.expect("expect_text", "held", value=token), sess.journal.relative(url)
         if listed >= 2:
             sess.found("duplicate-accepted", where, f"the same data ({token}) submitted twice: {listed} entries with it "
-                       f"are listed on {sess.journal.relative(url)}, with no duplicate warning", full=True,
-                       expect=[sess.journal.expect("expect_text", "held", value=token)], value=token, entries=listed)
-            return
-        if listed == 1:
-            sess.ok("duplicate", where, f"submitted twice, the same data ({token}) is listed once on "
-                    f"{sess.journal.relative(url)}", expect=[sess.journal.expect("expect_text", "held", value=token)])
-            return
+                       f"are listed on {page}, with no duplicate warning", full=True, expect=[shown], value=token,
+                       entries=listed)
+        else:
+            sess.ok("duplicate", where, f"submitted twice, the same data ({token}) is listed once on {page}", expect=[shown])
+        return
 
 
 def _checks(sess: ProbeSession, form: FormModel, sub: Submission | None) -> tuple[ActionRecord | None, ActionRecord | None]:

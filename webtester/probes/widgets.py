@@ -7,6 +7,8 @@ render them, used the way a user does, each step recorded in the session's journ
 
 from __future__ import annotations
 
+from playwright.sync_api import Locator
+
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import evaluate
 from webtester.probes.pagemodel import Field
@@ -79,26 +81,36 @@ def choose(sess: ProbeSession, f: Field, text: str | None = None, *, avoid=None)
     return texts[pick]
 
 
+def _open_calendar(sess: ProbeSession, f: Field, shown_css: str) -> None:
+    """Click the date picker ``f`` open and wait until ``shown_css`` (its days) shows; raises when it does not."""
+    trigger = sess.page.locator(f.sel).first
+    with sess.journal.act("click", trigger, key=f.sel):
+        trigger.click(timeout=ACTION_TIMEOUT_MS)
+    sess.page.locator(shown_css).first.wait_for(state="visible", timeout=_OPEN_WAIT_MS)
+
+
+def _click_day(sess: ProbeSession, day: Locator, key: str) -> None:
+    """Click a day of the open calendar, and close the popup if it stays open."""
+    with sess.journal.act("click", day, key=key):
+        day.click(timeout=ACTION_TIMEOUT_MS)
+    sess.settle(60)
+    if sess.page.locator(DAYS_CSS).first.is_visible():
+        _close(sess)
+
+
 def pick_day(sess: ProbeSession, f: Field) -> str | None:
     """Open the date picker ``f``, click today when it can be chosen (else the first day that can), and close the
     popup if it stays open. Returns the day's text; None (the popup closed again) when no day shows."""
-    trigger = sess.page.locator(f.sel).first
     try:
-        with sess.journal.act("click", trigger, key=f.sel):
-            trigger.click(timeout=ACTION_TIMEOUT_MS)
+        _open_calendar(sess, f, DAYS_CSS)
         days = sess.page.locator(DAYS_CSS)
-        days.first.wait_for(state="visible", timeout=_OPEN_WAIT_MS)
         today = days.and_(sess.page.locator(f"{_TODAY_CSS}, :is({_TODAY_CSS}) > button"))
         day = today.first if today.count() else days.first
         text = day.inner_text().strip()
     except Exception:
         _close(sess)
         return None
-    with sess.journal.act("click", day, key=f"{f.sel} day {text}"):
-        day.click(timeout=ACTION_TIMEOUT_MS)
-    sess.settle(60)
-    if sess.page.locator(DAYS_CSS).first.is_visible():
-        _close(sess)
+    _click_day(sess, day, f"{f.sel} day {text}")
     return text
 
 
@@ -132,12 +144,8 @@ def pick_past_day(sess: ProbeSession, f: Field) -> str | None:
     today's in its calendar are past days, also the previous month's; without a today marker, the days of the
     current month numbered before today). Returns the day's text; '' when every day before today is disabled;
     None when the calendar shows no day before today or did not open."""
-    trigger = sess.page.locator(f.sel).first
     try:
-        with sess.journal.act("click", trigger, key=f.sel):
-            trigger.click(timeout=ACTION_TIMEOUT_MS)
-        sess.page.locator("[role=dialog] :is(button[name=day], [role=gridcell])").first.wait_for(
-            state="visible", timeout=_OPEN_WAIT_MS)
+        _open_calendar(sess, f, "[role=dialog] :is(button[name=day], [role=gridcell])")  # disabled days too
         text = evaluate(sess.page, _PAST_DAY_JS, _TODAY_CSS)
     except Exception:
         _close(sess)
@@ -145,14 +153,9 @@ def pick_past_day(sess: ProbeSession, f: Field) -> str | None:
     if not text:
         _close(sess)
         return text
-    day = sess.page.locator('[data-wt-past="1"]').first
     try:
-        with sess.journal.act("click", day, key=f"{f.sel} past day {text}"):
-            day.click(timeout=ACTION_TIMEOUT_MS)
+        _click_day(sess, sess.page.locator('[data-wt-past="1"]').first, f"{f.sel} past day {text}")
     except Exception:
         _close(sess)
         return None
-    sess.settle(60)
-    if sess.page.locator(DAYS_CSS).first.is_visible():
-        _close(sess)
     return text
