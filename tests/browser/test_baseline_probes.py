@@ -255,6 +255,16 @@ def test_a_control_whose_handler_only_takes_the_focus_is_dead(session):
     assert any('"Paid"' in c.element for c in sess.log.covered if c.probe == "dead-control")
 
 
+def test_controls_repeated_in_every_row_are_clicked_a_few_times_whatever_their_generated_ids(session):
+    """Six rows, each with a menu button whose id the framework generated (":r1:" ... ":r6:"): two of them are clicked
+    (like controls are sampled, not all clicked), and the page's own "New tag" button is clicked too."""
+    sess = session("row_menus.html", bad=False)
+    probe_controls(sess)
+    clicked = [c.element for c in sess.log.covered if c.probe == "dead-control"]
+    assert sum(":r" in c for c in clicked) == 2, clicked
+    assert any('"New tag"' in c for c in clicked), clicked
+
+
 def test_a_click_that_leaves_a_blank_page_fails_the_items_of_its_flow(session):
     """The page goes blank after "Add Asset" (the app unmounted on an uncaught error): a finding with the error, and
     the items that need that flow fail; a view that renders late is not blank, and an item that only asks to see

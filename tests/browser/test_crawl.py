@@ -102,3 +102,64 @@ def test_cards_are_opened_beyond_the_clicks_a_route_gives_its_controls(notes_app
         context.close()
     actions = [e.action for e in graph.edges]
     assert 'card "Buy milk"' in actions and 'button "New note"' in actions, actions
+
+
+TABS_APP = """
+const root = document.getElementById('root');
+const expenses = [];
+let tab = 'overview';
+function render() {
+  const nav = '<nav><button id="t-over">Overview</button> <button id="t-exp">Expenses</button></nav>';
+  if (tab === 'overview') {
+    root.innerHTML = nav + '<h1>Overview</h1><p>' + expenses.length + ' expenses</p>';
+  } else {
+    root.innerHTML = nav + '<h1>Expenses</h1><button id="add">Add expense</button><ul>' +
+      expenses.map(e => '<li>' + e.what + ' ' + e.amount + ' ' + e.date + '</li>').join('') + '</ul>';
+    document.getElementById('add').onclick = openForm;
+  }
+  document.getElementById('t-over').onclick = () => { tab = 'overview'; render(); };
+  document.getElementById('t-exp').onclick = () => { tab = 'expenses'; render(); };
+}
+function openForm() {
+  const d = document.createElement('div'); d.setAttribute('role', 'dialog');
+  d.innerHTML = '<h2>New expense</h2><form><label for="w">What</label><input id="w" required>' +
+    '<label for="a">Amount</label><input id="a" type="number" required>' +
+    '<label for="d">Date</label><input id="d" type="date" required><button type="submit">Save expense</button></form>';
+  root.appendChild(d);
+  d.querySelector('form').onsubmit = (ev) => {
+    ev.preventDefault();
+    expenses.push({what: d.querySelector('#w').value, amount: d.querySelector('#a').value, date: d.querySelector('#d').value});
+    render();
+  };
+}
+render();
+"""
+
+
+@pytest.fixture
+def tabs_app(tmp_path):
+    site = tmp_path / "tabs"
+    site.mkdir()
+    (site / "index.html").write_text(INDEX.replace("Notes", "Expenses"))
+    (site / "app.js").write_text(TABS_APP)
+    with start_app(site) as app:
+        yield app
+
+
+def test_a_form_behind_a_tab_and_a_button_is_crawled_and_probed(tabs_app, browser):
+    """A tab the app shows without a route of its own ("Expenses") has an "Add expense" button that opens the form:
+    the crawl clicks it from the tab's view, and the exploration opens the form by both clicks and probes it."""
+    from webtester.baseline.explore import Explorer
+
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        graph = crawl(page, tabs_app.url, time_limit=20)
+        form_view = next(s for s in graph.states if s.dialog)
+        assert graph.path_to(form_view.id) == [f"open {tabs_app.url}", 'click button "Expenses"', 'click button "Add expense"']
+        exploration = Explorer(page, tabs_app.url, graph=graph, time_limit=60, accept_dialogs=False).run()
+    finally:
+        context.close()
+    assert any("New expense" in f and "then" in f for f in exploration.forms), exploration.forms
+    assert any("submitted valid data" in s for s in exploration.steps), exploration.steps
+    assert "future-date-accepted" in {f["probe"] for f in exploration.findings}, exploration.findings

@@ -7,7 +7,10 @@ pointer cursor that are no control), one at a time from the route's fresh state.
 shows (route, headings, dialog, control names); each click that leads to another state is an edge. Chromium's
 precise coverage (a CDP session) counts the app's functions run so far; every edge records how many new ones
 its click ran, and routes are explored in the order of the coverage their first view gained. Destructive
-controls (delete, remove, log out, ...) are not clicked. Bounded by an action budget and a time limit.
+controls (delete, remove, log out, ...) are not clicked. Then one level deeper, within a few seconds: in a view
+that a click opened on its route's page (a tab or section the app shows without a route of its own), the controls
+that view added ("Add transaction" in a "Transactions" tab) are clicked, each reached again by the route and the
+click before it. Bounded by an action budget and a time limit.
 
 The graph, with each state's visible text and controls, is what later steps search for the UI an item needs.
 """
@@ -33,6 +36,8 @@ DESTRUCTIVE = re.compile(r"\b(delete|remove|clear|reset|log ?out|sign ?out|erase
 TEXT_LIMIT = 4000  # characters of visible text kept per state
 CLICKED_ROLES = ("button", "tab", "menuitem", "switch", "combobox", "card")
 CARDS_PER_ROUTE = 2  # cards opened per route (a card: an element with a pointer cursor that is no control)
+DEEPER_CLICKS = 4  # controls clicked in a view that a click on a route opened (a tab's own "Add" button)
+DEEPER_SECONDS = 6.0  # the most the crawl spends one level deeper than its routes
 
 SNAPSHOT_JS = r"""() => {
   const MAX_CARDS = 12;
@@ -134,23 +139,25 @@ class StateGraph:
     def state(self, state_id: str) -> CrawlState | None:
         return next((s for s in self.states if s.id == state_id), None)
 
-    def path_to(self, state_id: str) -> list[str]:
-        """The steps that reach a state from its route: ``open URL`` then the clicks of the edges leading there."""
+    def edges_to(self, state_id: str) -> list[CrawlEdge]:
+        """The edges (clicks) that lead to a state from its route, in order (none for a route's own view)."""
         state = self.state(state_id)
-        if state is None:
-            return []
-        steps: list[str] = []
+        edges: list[CrawlEdge] = []
         seen = {state_id}
         while state is not None and state.via is not None:
             edge = next((e for e in self.edges if e.target == state.id and e.action == state.via), None)
             if edge is None or edge.source in seen:
                 break
-            steps.insert(0, f"click {edge.action}")
+            edges.insert(0, edge)
             seen.add(edge.source)
             state = self.state(edge.source)
-        if state is not None:
-            steps.insert(0, f"open {state.url}")
-        return steps
+        return edges
+
+    def path_to(self, state_id: str) -> list[str]:
+        """The steps that reach a state from its route: ``open URL`` then the clicks of the edges leading there."""
+        edges = self.edges_to(state_id)
+        first = self.state(edges[0].source if edges else state_id)
+        return ([f"open {first.url}"] if first is not None else []) + [f"click {e.action}" for e in edges]
 
 
 def _state_id(snap: dict[str, Any]) -> str:
@@ -354,6 +361,7 @@ class Crawler:
                 if route and route not in done and all(route != q[1] for q in queue) and self._admit(route):
                     queue.append((gain, route))
             self._click_through(url, route_state, snap, queue, done)
+        self._deeper(time.monotonic() + DEEPER_SECONDS)
 
     def _candidates(self, snap: dict[str, Any]) -> list[dict[str, Any]]:
         """The controls to click on a route: its buttons, tabs and menus (at most ``clicks_per_route``), then its
@@ -385,27 +393,71 @@ class Crawler:
                 if match is None:
                     continue
                 control = {**control, "i": match["i"]}
-            self.graph.actions += 1
-            try:
-                self.page.locator(f'[data-wt-c="{control["i"]}"]').first.click(timeout=ACTION_TIMEOUT_MS)
-            except Exception:
-                fresh = False
+            after, edge = self._click_into(route_state, control, snap["url"])
+            fresh = after is not None and edge is None  # nothing changed: the route's state is still the one shown
+            if after is None or edge is None:
                 continue
-            self._settle()
-            after = self._snapshot()
-            fresh = False
-            if after is None:
-                continue
-            label = _describe(control)
-            target = self._record(after, label)
-            gain = self.coverage.take()
-            if target.id == route_state.id and after["url"] == snap["url"]:
-                fresh = True  # nothing changed: the route's state is still the one shown
-                continue
-            self.graph.edges.append(CrawlEdge(route_state.id, label, target.id, gain))
             route = self._same_origin_route(after["url"])
             if route and route not in done and all(route != q[1] for q in queue) and self._admit(route):
-                queue.append((gain, route))
+                queue.append((edge.new_functions, route))
+
+    def _deeper(self, deadline: float) -> None:
+        """Click the controls that a clicked view on a route's page added to it (see the module docstring)."""
+        for edge in list(self.graph.edges):
+            source, view = self.graph.state(edge.source), self.graph.state(edge.target)
+            if source is None or view is None or source.via is not None or view.dialog or view.url != source.url:
+                continue
+            known = {(c.get("role"), c.get("name")) for c in source.controls}
+            added = [c for c in view.controls if (c.get("role"), c.get("name")) not in known]
+            picked = [c for c in added if c.get("role") in CLICKED_ROLES and c.get("role") != "combobox" and c.get("name")
+                      and not c.get("disabled") and not DESTRUCTIVE.search(c["name"]) and c["name"] not in self._tried]
+            for control in picked[:DEEPER_CLICKS]:
+                if not self._budget_left() or time.monotonic() > deadline:
+                    return
+                self._tried.add(control["name"])
+                snap = self._reach(source.url, edge.action)
+                if snap is None:
+                    break
+                match = next((c for c in snap["controls"] if c["name"] == control["name"] and c["role"] == control["role"]), None)
+                if match is not None:
+                    self._click_into(view, match, snap["url"])
+
+    def _reach(self, url: str, via: str) -> dict[str, Any] | None:
+        """The route ``url`` opened afresh and its control ``via`` (an edge label) clicked; the view shown then."""
+        snap = self._open(url)
+        if snap is None:
+            return None
+        match = next((c for c in snap["controls"] if _describe(c) == via), None)
+        if match is None:
+            return None
+        self.graph.actions += 1
+        try:
+            self.page.locator(f'[data-wt-c="{match["i"]}"]').first.click(timeout=ACTION_TIMEOUT_MS)
+        except Exception:
+            return None
+        self._settle()
+        return self._snapshot()
+
+    def _click_into(self, source: CrawlState, control: dict[str, Any], url: str) -> tuple[dict[str, Any] | None, CrawlEdge | None]:
+        """Click ``control`` of the view ``source`` (shown at ``url``): what the page shows then (None when the click
+        failed or nothing could be read) and the edge recorded to the view it led to (None when it changed nothing)."""
+        self.graph.actions += 1
+        try:
+            self.page.locator(f'[data-wt-c="{control["i"]}"]').first.click(timeout=ACTION_TIMEOUT_MS)
+        except Exception:
+            return None, None
+        self._settle()
+        after = self._snapshot()
+        if after is None:
+            return None, None
+        label = _describe(control)
+        target = self._record(after, label)
+        gain = self.coverage.take()
+        if target.id == source.id and after["url"] == url:
+            return after, None
+        edge = CrawlEdge(source.id, label, target.id, gain)
+        self.graph.edges.append(edge)
+        return after, edge
 
 
 def crawl(page: Page, start_url: str, **limits: Any) -> StateGraph:

@@ -77,7 +77,7 @@ def expected_currency(instruction: str) -> str | None:
 class _FormSpot:
     name: str
     url: str
-    opener: str | None
+    openers: tuple[str, ...]  # the controls clicked, in order, on ``url`` to show the form (none: it is on the page)
     signature: str
     more_urls: list[str] = field(default_factory=list)  # other pages showing the same form
 
@@ -142,18 +142,18 @@ class Explorer:
 
     # -- forms
 
-    def _register_forms(self, model: PageModel, url: str, opener: str | None) -> None:
+    def _register_forms(self, model: PageModel, url: str, openers: tuple[str, ...] = ()) -> None:
         for form in model.forms:
             if not form.visible or not form.submit or form.role == "search" or any(f.type == "search" for f in form.fields):
                 continue
             same = next((s for s in self.forms if s.signature == form.signature), None)
             if same is not None:
-                if opener is None and same.opener is None and url != same.url and url not in same.more_urls:
+                if not openers and not same.openers and url != same.url and url not in same.more_urls:
                     same.more_urls.append(url)
                 continue
             if len(self.forms) >= self.max_forms:
                 return
-            self.forms.append(_FormSpot(form.name or form.submit_text or "form", url, opener, form.signature))
+            self.forms.append(_FormSpot(form.name or form.submit_text or "form", url, openers, form.signature))
 
     def _reopen(self, spot: _FormSpot):
         def reopen() -> FormModel | None:
@@ -161,13 +161,8 @@ class Explorer:
             # the other pages that showed it
             for url in [spot.url, *spot.more_urls]:
                 self.sess.goto(url)
-                if spot.opener:
-                    self.sess.spend()
-                    try:
-                        self.sess.click(spot.opener)
-                    except Exception:
-                        continue
-                    self.sess.settle()
+                if not self._click_all(spot.openers):
+                    continue
                 form = self._shown(spot)
                 if form is not None:
                     return form
@@ -183,15 +178,12 @@ class Explorer:
         def reopen_here() -> FormModel | None:
             # the form where it is now, or opened again from this page: nothing the app holds in memory is lost
             form = self._shown(spot)
-            if form is not None or not spot.opener:
+            if form is not None or not spot.openers:
                 return form
-            self.sess.spend()
-            try:
-                self.sess.click(spot.opener)
-            except Exception:
-                return None
-            self.sess.settle()
-            return self._shown(spot)
+            # its last opener (a tab the app still shows), else all of them
+            if self._click_all(spot.openers[-1:]) and (form := self._shown(spot)) is not None:
+                return form
+            return self._shown(spot) if len(spot.openers) > 1 and self._click_all(spot.openers) else None
 
         return reopen_here
 
@@ -218,7 +210,7 @@ class Explorer:
         res.covered = [c.to_dict() for c in log.covered]
         res.steps = list(log.steps)
         res.pages = list(self.pages)
-        res.forms = [f"{s.name} ({s.url}{', opened by ' + s.opener if s.opener else ''})" for s in self.forms]
+        res.forms = [f"{s.name} ({s.url}{', opened by ' + ', then '.join(s.openers) if s.openers else ''})" for s in self.forms]
         res.actions = self.sess.actions
         res.seconds = round(time.monotonic() - started, 2)
         res.recording_seconds = round(self.sess.journal.seconds, 2)
@@ -241,7 +233,7 @@ class Explorer:
             start = read_model(self.page)
             self.pages.append(self.page.url)
             self.scan("start page")
-            self._register_forms(start, self.start_url, None)
+            self._register_forms(start, self.start_url)
 
         searched: list[str] = []  # other pages with a list and a search box
         listed: list[str] = [self.start_url]  # pages with a list
@@ -252,7 +244,7 @@ class Explorer:
                 sess.step(f"visited {url}")
                 self.scan(url)
                 model = read_model(self.page)
-                self._register_forms(model, url, None)
+                self._register_forms(model, url)
                 if model.list_sel and model.search_boxes():
                     searched.append(url)
                 if model.list_sel:
@@ -272,7 +264,7 @@ class Explorer:
         def on_change(opener: str, after: dict) -> None:
             self.scan(f"after clicking {opener}")
             if after.get("url", "").split("#")[0] == self.start_url.split("#")[0] and urldefrag(after["url"])[1] == urldefrag(self.start_url)[1]:
-                self._register_forms(read_model(self.page), self.start_url, opener)
+                self._register_forms(read_model(self.page), self.start_url, (opener,))
 
         with self._phase("controls"):
             probe_controls(sess, max_controls=self.max_controls, on_change=on_change)
@@ -308,13 +300,14 @@ class Explorer:
         for url in self.graph.routes:
             if url not in seen and len(self.forms) < self.max_forms and self._route_shows_fields(url):
                 self.sess.goto(url)
-                self._register_forms(read_model(self.page), url, None)
+                self._register_forms(read_model(self.page), url)
         for edge in self.graph.edges:
             source, target = self.graph.state(edge.source), self.graph.state(edge.target)
             if len(self.forms) >= self.max_forms or source is None or target is None or not _has_fields(target.controls):
                 continue
             if self._follow(edge, source) is not None:
-                self._register_forms(read_model(self.page), source.url, _opener(edge))
+                url, openers = self._way_to(edge, source)
+                self._register_forms(read_model(self.page), url, openers)
 
     def _crawled_blanks(self, limit: int = 3) -> None:
         """Clicks after which the crawl saw a blank page, repeated to confirm it and record the finding."""
@@ -330,17 +323,33 @@ class Explorer:
                 self.sess.check_blank(edge.action, "clicking", mark)
 
     def _follow(self, edge: CrawlEdge, source: CrawlState) -> BeforeAction | None:
-        """Open the edge's source route and click the control the crawl clicked; the page just before the click,
-        or None when the control could not be clicked."""
-        self.sess.goto(source.url)
-        mark = self.sess.before_action()
-        self.sess.spend()
-        try:
-            self.sess.click(_opener(edge))
-        except Exception:
+        """Open the route of the edge's source, reach the source view (the clicks that led there) and click the
+        control the crawl clicked; the page just before that click, or None when a control could not be clicked."""
+        url, openers = self._way_to(edge, source)
+        self.sess.goto(url)
+        if not self._click_all(openers[:-1]):
             return None
-        self.sess.settle()
-        return mark
+        mark = self.sess.before_action()
+        return mark if self._click_all(openers[-1:]) else None
+
+    def _way_to(self, edge: CrawlEdge, source: CrawlState) -> tuple[str, tuple[str, ...]]:
+        """The route to open and the controls to click there, in order, to take the crawl's ``edge`` from ``source``."""
+        assert self.graph is not None
+        path = self.graph.edges_to(source.id)
+        first = self.graph.state(path[0].source) if path else None
+        return (first or source).url, tuple(_opener(e) for e in [*path, edge])
+
+    def _click_all(self, selectors: tuple[str, ...]) -> bool:
+        """Click each of ``selectors`` in turn, letting the page settle after each; False when one could not be
+        clicked."""
+        for selector in selectors:
+            self.sess.spend()
+            try:
+                self.sess.click(selector)
+            except Exception:
+                return False
+            self.sess.settle()
+        return True
 
     def _route_shows_fields(self, url: str) -> bool:
         """The route, as opened by its URL, showed form fields in the crawl."""

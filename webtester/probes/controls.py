@@ -36,6 +36,16 @@ _CONTROLS_JS = r"""([limit, perGroup]) => {
     /\b(active|selected|current|is-active)\b/.test(el.className || '') || highlighted(el);
   const all = [...document.querySelectorAll('button, a[href], [role=button], [role=tab], [role=link]')].filter(el =>
     !el.closest('form') && !el.disabled && vis(el) && !active(el) && !el.hasAttribute('download'));
+  // like controls share a key: their tag path up to the nearest id the app chose itself (ids a framework generates,
+  // such as React's ":r3:" behind every row's menu button, differ from row to row and are skipped)
+  const groupKey = el => {
+    const parts = [];
+    for (let n = el; n && n.nodeType === 1 && n !== document.body; n = n.parentElement) {
+      if (n.id && !n.id.includes(':')) { parts.unshift('#' + n.id); break; }
+      parts.unshift(n.tagName.toLowerCase());
+    }
+    return parts.join('>');
+  };
   const groups = {}; const out = [];
   for (const el of all) {
     if (el.tagName === 'A') {
@@ -46,7 +56,7 @@ _CONTROLS_JS = r"""([limit, perGroup]) => {
       if (!href.startsWith('#') && el.href.replace(/\/$/, '') === location.href.replace(/\/$/, '')) continue;
     }
     const sel = window.__wtSelector(el);
-    const key = sel.replace(/:nth-of-type\(\d+\)/g, '');
+    const key = groupKey(el);
     groups[key] = (groups[key] || 0) + 1;
     if (groups[key] > perGroup) continue;
     out.push({sel, text: (el.innerText || el.getAttribute('aria-label') || '').trim().slice(0, 60)});
