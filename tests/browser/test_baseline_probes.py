@@ -265,6 +265,15 @@ def test_controls_repeated_in_every_row_are_clicked_a_few_times_whatever_their_g
     assert any('"New tag"' in c for c in clicked), clicked
 
 
+def test_a_button_that_adds_a_block_of_fields_to_an_editor_is_no_form_submission(session):
+    """"Add experience" adds a block of empty fields (a resume editor): the form battery stops after the empty
+    press instead of reporting an empty submission accepted, duplicates, or entries lost on reload."""
+    sess = session("editor_list.html", bad=False)
+    probe_form(sess, "Add experience", lambda: (sess.goto(), next(f for f in read_model(sess.page).forms if f.visible))[1])
+    assert sess.log.findings == [], [f"{f.probe}: {f.message}" for f in sess.log.findings]
+    assert any("an editor's list, not a submission" in s for s in sess.log.steps), sess.log.steps
+
+
 def test_a_click_that_leaves_a_blank_page_fails_the_items_of_its_flow(session):
     """The page goes blank after "Add Asset" (the app unmounted on an uncaught error): a finding with the error, and
     the items that need that flow fail; a view that renders late is not blank, and an item that only asks to see

@@ -163,3 +163,21 @@ def test_a_form_behind_a_tab_and_a_button_is_crawled_and_probed(tabs_app, browse
     assert any("New expense" in f and "then" in f for f in exploration.forms), exploration.forms
     assert any("submitted valid data" in s for s in exploration.steps), exploration.steps
     assert "future-date-accepted" in {f["probe"] for f in exploration.findings}, exploration.findings
+
+
+def test_a_control_whose_name_the_crawl_cut_short_is_opened_again_by_the_start_of_its_name(browser):
+    """A button holding a whole card's text (longer than the crawl keeps of a name, with characters a regular
+    expression would read) is found again by the name's first characters, not waited for until the click times out."""
+    from webtester.baseline.crawl import NAME_LIMIT, CrawlEdge
+    from webtester.baseline.explore import _opener
+
+    name = "Skyline Conference Room (A/B) [4K] Large conference room with a video wall and seats for 20 people"
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.set_content(f"<button>Short</button><button onclick=\"document.title = 'opened'\">{name}</button>")
+        page.locator(_opener(CrawlEdge("a", f'button "{name[:NAME_LIMIT]}"', "b"))).first.click(timeout=2000)
+        assert page.title() == "opened"
+        assert _opener(CrawlEdge("a", 'button "Short"', "b")) == 'role=button[name="Short"s]'
+    finally:
+        context.close()

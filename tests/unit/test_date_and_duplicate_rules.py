@@ -219,3 +219,15 @@ def test_what_users_create_they_are_expected_to_delete_unless_the_instruction_sa
 ])
 def test_the_object_named_by_an_item_leaves_out_quantities_and_pointing_phrases(instruction, planned):
     assert planned in [p.description for p in plan_checklist(instruction, None, 20)]
+
+
+def test_a_list_mostly_of_entries_probed_already_is_the_same_list():
+    """A start page's featured entries among all of them on a search route: their search and filters are tried once."""
+    from webtester.baseline.explore import _same_entries
+
+    featured = ["Sony WH-1000XM5", "Dyson V15 Detect"]
+    everything = ["Sony WH-1000XM5", "Dyson V15 Detect", "Samsung Galaxy S24 Ultra", "Peloton Bike+"]
+    assert _same_entries(everything, featured) and _same_entries(featured, everything)
+    assert not _same_entries(everything, ["Peloton Bike+", "Kindle", "Roomba", "Vitamix"][1:])  # no entry in common
+    assert not _same_entries(["a", "b", "c", "d"], ["a", "x", "y", "z"])  # one of four in common
+    assert not _same_entries([], featured)

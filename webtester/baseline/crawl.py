@@ -9,8 +9,8 @@ precise coverage (a CDP session) counts the app's functions run so far; every ed
 its click ran, and routes are explored in the order of the coverage their first view gained. Destructive
 controls (delete, remove, log out, ...) are not clicked. Then one level deeper, within a few seconds: in a view
 that a click opened on its route's page (a tab or section the app shows without a route of its own), the controls
-that view added ("Add transaction" in a "Transactions" tab) are clicked, each reached again by the route and the
-click before it. Bounded by an action budget and a time limit.
+that view added which open something to fill in ("Add transaction" in a "Transactions" tab), then its tabs, are
+clicked, each reached again by the route and the click before it. Bounded by an action budget and a time limit.
 
 The graph, with each state's visible text and controls, is what later steps search for the UI an item needs.
 """
@@ -34,9 +34,13 @@ from webtester.probes.signin import Gate
 STATE_GRAPH_VERSION = 1
 DESTRUCTIVE = re.compile(r"\b(delete|remove|clear|reset|log ?out|sign ?out|erase|discard|destroy|drop|empty)\b", re.I)
 TEXT_LIMIT = 4000  # characters of visible text kept per state
+NAME_LIMIT = 80  # characters of a control's name kept (the snapshot script cuts names there)
 CLICKED_ROLES = ("button", "tab", "menuitem", "switch", "combobox", "card")
 CARDS_PER_ROUTE = 2  # cards opened per route (a card: an element with a pointer cursor that is no control)
 DEEPER_CLICKS = 4  # controls clicked in a view that a click on a route opened (a tab's own "Add" button)
+#: what is clicked one level deeper: controls that open something to fill in (first), and tabs
+OPENS_FORM = re.compile(r"^\W*(add|new|create|post|write|compose|book|reserve|schedule|start|upload|edit|assign|invite|"
+                        r"register|apply|request|record|plan)\b", re.I)
 DEEPER_SECONDS = 6.0  # the most the crawl spends one level deeper than its routes
 
 SNAPSHOT_JS = r"""() => {
@@ -409,8 +413,10 @@ class Crawler:
                 continue
             known = {(c.get("role"), c.get("name")) for c in source.controls}
             added = [c for c in view.controls if (c.get("role"), c.get("name")) not in known]
-            picked = [c for c in added if c.get("role") in CLICKED_ROLES and c.get("role") != "combobox" and c.get("name")
-                      and not c.get("disabled") and not DESTRUCTIVE.search(c["name"]) and c["name"] not in self._tried]
+            usable = [c for c in added if c.get("name") and not c.get("disabled") and not DESTRUCTIVE.search(c["name"])
+                      and c["name"] not in self._tried]
+            picked = [c for c in usable if c.get("role") in ("button", "menuitem") and OPENS_FORM.search(c["name"])] + \
+                     [c for c in usable if c.get("role") == "tab"]
             for control in picked[:DEEPER_CLICKS]:
                 if not self._budget_left() or time.monotonic() > deadline:
                     return

@@ -311,6 +311,11 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     empty = None if empty_blocked else submit(sess, form, NO_TOKEN)
     empty_checks, empty_steps = _checks(sess, form, empty), sess.journal.slice()
     sess.step(f"{where}: submitted empty")
+    if form.loose and empty is not None and not empty.rejected and "field-added" in empty.success_signs:
+        # "Add experience" in a resume editor: the button adds a block of fields to fill in, it saves nothing
+        sess.step(f"{where}: its button added a row of fields to fill in, with the fields empty: an editor's list, "
+                  "not a submission; no further form probes")
+        return
 
     # 2. a valid submission (the reference for what 'accepted' looks like)
     form = reopen()
