@@ -434,11 +434,14 @@ class Crawler:
         if snap is None:
             return None
         match = next((c for c in snap["controls"] if _describe(c) == via), None)
-        if match is None:
-            return None
+        return self._click(match) if match is not None else None
+
+    def _click(self, control: dict[str, Any]) -> dict[str, Any] | None:
+        """Click ``control`` (of the last snapshot) and let the page settle: what it shows then (None when the click
+        failed or nothing could be read)."""
         self.graph.actions += 1
         try:
-            self.page.locator(f'[data-wt-c="{match["i"]}"]').first.click(timeout=ACTION_TIMEOUT_MS)
+            self.page.locator(f'[data-wt-c="{control["i"]}"]').first.click(timeout=ACTION_TIMEOUT_MS)
         except Exception:
             return None
         self._settle()
@@ -447,13 +450,7 @@ class Crawler:
     def _click_into(self, source: CrawlState, control: dict[str, Any], url: str) -> tuple[dict[str, Any] | None, CrawlEdge | None]:
         """Click ``control`` of the view ``source`` (shown at ``url``): what the page shows then (None when the click
         failed or nothing could be read) and the edge recorded to the view it led to (None when it changed nothing)."""
-        self.graph.actions += 1
-        try:
-            self.page.locator(f'[data-wt-c="{control["i"]}"]').first.click(timeout=ACTION_TIMEOUT_MS)
-        except Exception:
-            return None, None
-        self._settle()
-        after = self._snapshot()
+        after = self._click(control)
         if after is None:
             return None, None
         label = _describe(control)

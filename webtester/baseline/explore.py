@@ -305,8 +305,8 @@ class Explorer:
             source, target = self.graph.state(edge.source), self.graph.state(edge.target)
             if len(self.forms) >= self.max_forms or source is None or target is None or not _has_fields(target.controls):
                 continue
-            if self._follow(edge, source) is not None:
-                url, openers = self._way_to(edge, source)
+            url, openers = self._way_to(edge, source)
+            if self._follow(url, openers) is not None:
                 self._register_forms(read_model(self.page), url, openers)
 
     def _crawled_blanks(self, limit: int = 3) -> None:
@@ -318,14 +318,13 @@ class Explorer:
             if limit <= 0 or source is None or target is None or not _blank(target) or _blank(source):
                 continue
             limit -= 1
-            mark = self._follow(edge, source)
+            mark = self._follow(*self._way_to(edge, source))
             if mark is not None:
                 self.sess.check_blank(edge.action, "clicking", mark)
 
-    def _follow(self, edge: CrawlEdge, source: CrawlState) -> BeforeAction | None:
-        """Open the route of the edge's source, reach the source view (the clicks that led there) and click the
-        control the crawl clicked; the page just before that click, or None when a control could not be clicked."""
-        url, openers = self._way_to(edge, source)
+    def _follow(self, url: str, openers: tuple[str, ...]) -> BeforeAction | None:
+        """Open ``url`` and click ``openers`` in turn (a crawl edge's way, :meth:`_way_to`); the page just before the
+        last click, or None when a control could not be clicked."""
         self.sess.goto(url)
         if not self._click_all(openers[:-1]):
             return None
