@@ -33,10 +33,12 @@ from webtester.probes.scan import (
     reported_errors,
     viewport_overflow,
 )
-from webtester.probes.session import BeforeAction, BudgetExceeded, ProbeSession
+from webtester.probes.session import BeforeAction, BudgetExceeded, ProbeSession, TimeUp
 from webtester.probes.signin import Gate
 
 CURRENCY_WORDS = {"$": r"US dollars?|USD|\bdollars?\b|\$\d", "€": r"\beuros?\b|€|\bEUR\b", "£": r"\bpounds?\b|£|\bGBP\b"}
+#: the share of the time left that each phase may take before the next one starts (the last ones take what is left)
+PHASE_SHARES = {"controls": 0.4, "crawled views": 0.35, "forms": 0.8, "deletion": 0.5, "lists": 0.8}
 MULTI_CURRENCY = re.compile(r"\b(pick|choose|select|switch)\w*\b[^.]{0,40}\bcurrenc", re.IGNORECASE)
 
 
@@ -217,12 +219,25 @@ class Explorer:
         return res
 
     @contextmanager
-    def _phase(self, name: str) -> Iterator[None]:
-        """Add the wall time of the block to the phase ``name`` of the result (also when the block stops it)."""
+    def _phase(self, name: str, share: float | None = None) -> Iterator[None]:
+        """Add the wall time of the block to the phase ``name`` of the result (also when the block stops it).
+
+        With a ``share``, the block gets that share of the time left: when it is used up the block stops, a note
+        says so, and the exploration goes on with the next phase (the whole time limit still stops everything)."""
         started = time.monotonic()
+        sess = self.sess
+        whole = sess.deadline
+        if share is not None and whole is not None:
+            now = time.monotonic() - sess.journal.seconds  # the deadline's clock leaves out the recording time
+            sess.deadline = now + share * max(0.0, whole - now)
         try:
             yield
+        except TimeUp:
+            if whole is None or sess.deadline == whole or time.monotonic() - sess.journal.seconds > whole:
+                raise
+            self.result.notes.append(f"{name}: stopped after its share of the time ({share:.0%} of what was left)")
         finally:
+            sess.deadline = whole
             phases = self.result.phases
             phases[name] = round(phases.get(name, 0.0) + time.monotonic() - started, 2)
 
@@ -250,33 +265,35 @@ class Explorer:
                 if model.list_sel:
                     listed.append(url)
 
-        with self._phase("lists"):
-            sess.goto()
-            probed = [self._lists(read_model(self.page))]
-            for url in searched[:2]:  # a search often has its own route (unless it lists what was probed already)
-                sess.goto(url)
-                probed.append(self._lists(read_model(self.page), probed))
-        with self._phase("deletion"):
-            sess.goto()
-            probe_delete_confirmation(sess, list(dict.fromkeys([self.start_url, *self.pages]))[:4])
-            sess.goto()
-
         def on_change(opener: str, after: dict) -> None:
             self.scan(f"after clicking {opener}")
             if after.get("url", "").split("#")[0] == self.start_url.split("#")[0] and urldefrag(after["url"])[1] == urldefrag(self.start_url)[1]:
                 self._register_forms(read_model(self.page), self.start_url, (opener,))
 
-        with self._phase("controls"):
+        # the forms' battery finds most defects: the phases before it get a share of the time, the ones after it
+        # what it leaves
+        with self._phase("controls", PHASE_SHARES["controls"]):
+            sess.goto()
             probe_controls(sess, max_controls=self.max_controls, on_change=on_change)
-        with self._phase("crawled views"):
+        with self._phase("crawled views", PHASE_SHARES["crawled views"]):
             self._crawled_blanks()
             self._crawled_forms()
 
-        with self._phase("forms"):
+        with self._phase("forms", PHASE_SHARES["forms"]):
             for spot in self.forms:
                 sess.step(f"form battery: {spot.name}")
                 probe_form(sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot),
                            list_pages=list(dict.fromkeys([spot.url, self.start_url])))
+
+        with self._phase("deletion", PHASE_SHARES["deletion"]):
+            sess.goto()
+            probe_delete_confirmation(sess, list(dict.fromkeys([self.start_url, *self.pages]))[:4])
+        with self._phase("lists", PHASE_SHARES["lists"]):
+            sess.goto()
+            probed = [self._lists(read_model(self.page))]
+            for url in searched[:2]:  # a search often has its own route (unless it lists what was probed already)
+                sess.goto(url)
+                probed.append(self._lists(read_model(self.page), probed))
 
         with self._phase("votes and edits"):
             sess.goto()

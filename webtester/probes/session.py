@@ -81,6 +81,10 @@ class BudgetExceeded(RuntimeError):
     """The probes used up their action budget or time."""
 
 
+class TimeUp(BudgetExceeded):
+    """The probes used up their time (see :attr:`ProbeSession.deadline`)."""
+
+
 @dataclass
 class ProbeSession:
     """One page, probed step by step (see the module docstring)."""
@@ -137,7 +141,7 @@ class ProbeSession:
             raise BudgetExceeded(f"action budget of {self.max_actions} used up")
         # the time spent recording the steps is not the probes': it does not count against the time limit
         if self.deadline is not None and time.monotonic() - self.journal.seconds > self.deadline:
-            raise BudgetExceeded("time limit reached")
+            raise TimeUp("time limit reached")
 
     def settle(self, extra_ms: int | None = None) -> None:
         """Let the page react: load state, two animation frames, then a short pause."""
