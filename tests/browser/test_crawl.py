@@ -181,3 +181,44 @@ def test_a_control_whose_name_the_crawl_cut_short_is_opened_again_by_the_start_o
         assert _opener(CrawlEdge("a", 'button "Short"', "b")) == 'role=button[name="Short"s]'
     finally:
         context.close()
+
+
+SLOW_CONTROLS_APP = """
+const root = document.getElementById('root');
+const notes = [];
+let panel = 0;
+function render() {
+  let buttons = '';
+  for (let i = 1; i <= 18; i++) buttons += '<button class="p" id="p' + i + '" data-i="' + i + '">Show panel ' + i + '</button> ';
+  root.innerHTML = '<h1>Notes</h1>' + buttons + '<p>Panel ' + panel + '</p>' +
+    '<form><label for="t">Title</label><input id="t"><button type="submit">Add note</button></form>' +
+    '<ul>' + notes.map(n => '<li>' + n + '</li>').join('') + '</ul>';
+  root.querySelectorAll('button.p').forEach(b => b.onclick = () => {
+    const t = Date.now(); while (Date.now() - t < 700) {}  // a slow panel
+    panel = b.dataset.i; render();
+  });
+  root.querySelector('form').onsubmit = (ev) => { ev.preventDefault(); notes.push(root.querySelector('#t').value); render(); };
+}
+render();
+"""
+
+
+def test_slow_controls_leave_the_form_battery_its_time(tmp_path, browser):
+    """Eighteen slow controls would take the whole time limit: they stop after their share of it, and the form after
+    them is still probed (its empty submission is accepted)."""
+    from webtester.baseline.explore import Explorer
+
+    site = tmp_path / "slow"
+    site.mkdir()
+    (site / "index.html").write_text(INDEX)
+    (site / "app.js").write_text(SLOW_CONTROLS_APP)
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        with start_app(site) as app:
+            exploration = Explorer(page, app.url, time_limit=25, accept_dialogs=False).run()
+    finally:
+        context.close()
+    assert any(n.startswith("controls: stopped after its share") for n in exploration.notes), (exploration.notes, exploration.phases, exploration.steps, exploration.findings)
+    assert "empty-form-accepted" in {f["probe"] for f in exploration.findings}, exploration.findings
+    assert exploration.phases["controls"] < 15, exploration.phases

@@ -38,7 +38,7 @@ from webtester.probes.signin import Gate
 
 CURRENCY_WORDS = {"$": r"US dollars?|USD|\bdollars?\b|\$\d", "€": r"\beuros?\b|€|\bEUR\b", "£": r"\bpounds?\b|£|\bGBP\b"}
 #: the share of the time left that each phase may take before the next one starts (the last ones take what is left)
-PHASE_SHARES = {"controls": 0.4, "crawled views": 0.35, "forms": 0.8, "deletion": 0.5, "lists": 0.8}
+PHASE_SHARES = {"deletion": 0.25, "controls": 0.4, "crawled views": 0.35, "forms": 0.85, "lists": 0.8}
 MULTI_CURRENCY = re.compile(r"\b(pick|choose|select|switch)\w*\b[^.]{0,40}\bcurrenc", re.IGNORECASE)
 
 
@@ -265,13 +265,17 @@ class Explorer:
                 if model.list_sel:
                     listed.append(url)
 
+        with self._phase("deletion", PHASE_SHARES["deletion"]):
+            sess.goto()
+            probe_delete_confirmation(sess, list(dict.fromkeys([self.start_url, *self.pages]))[:4])
+
+        # the forms' battery finds most defects: the phases before it get a share of the time, the ones after it
+        # what it leaves
         def on_change(opener: str, after: dict) -> None:
             self.scan(f"after clicking {opener}")
             if after.get("url", "").split("#")[0] == self.start_url.split("#")[0] and urldefrag(after["url"])[1] == urldefrag(self.start_url)[1]:
                 self._register_forms(read_model(self.page), self.start_url, (opener,))
 
-        # the forms' battery finds most defects: the phases before it get a share of the time, the ones after it
-        # what it leaves
         with self._phase("controls", PHASE_SHARES["controls"]):
             sess.goto()
             probe_controls(sess, max_controls=self.max_controls, on_change=on_change)
@@ -285,9 +289,6 @@ class Explorer:
                 probe_form(sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot),
                            list_pages=list(dict.fromkeys([spot.url, self.start_url])))
 
-        with self._phase("deletion", PHASE_SHARES["deletion"]):
-            sess.goto()
-            probe_delete_confirmation(sess, list(dict.fromkeys([self.start_url, *self.pages]))[:4])
         with self._phase("lists", PHASE_SHARES["lists"]):
             sess.goto()
             probed = [self._lists(read_model(self.page))]
