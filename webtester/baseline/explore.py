@@ -38,7 +38,7 @@ from webtester.probes.signin import Gate
 
 CURRENCY_WORDS = {"$": r"US dollars?|USD|\bdollars?\b|\$\d", "€": r"\beuros?\b|€|\bEUR\b", "£": r"\bpounds?\b|£|\bGBP\b"}
 #: the share of the time left that each phase may take before the next one starts (the last ones take what is left)
-PHASE_SHARES = {"deletion": 0.25, "controls": 0.4, "crawled views": 0.35, "forms": 0.85, "lists": 0.8}
+PHASE_SHARES = {"deletion": 0.25, "controls": 0.4, "crawled views": 0.5, "forms": 0.85, "lists": 0.8}
 MULTI_CURRENCY = re.compile(r"\b(pick|choose|select|switch)\w*\b[^.]{0,40}\bcurrenc", re.IGNORECASE)
 
 
