@@ -231,3 +231,21 @@ def test_a_list_mostly_of_entries_probed_already_is_the_same_list():
     assert not _same_entries(everything, ["Peloton Bike+", "Kindle", "Roomba", "Vitamix"][1:])  # no entry in common
     assert not _same_entries(["a", "b", "c", "d"], ["a", "x", "y", "z"])  # one of four in common
     assert not _same_entries([], featured)
+
+
+def test_one_form_shown_for_several_entries_is_one_form():
+    """A booking dialog headed by the room it books, and an edit dialog whose labels carry the row's values, are one
+    form each (their battery runs once); two forms that save different things are two."""
+    from webtester.baseline.explore import _shapes
+    from webtester.probes.pagemodel import Field, FormModel
+
+    def form(name: str, button: str, *labels: str, kind: str = "text") -> FormModel:
+        return FormModel("form", name, True, "button", button, [Field(f"#f{i}", "input", kind, label) for i, label in enumerate(labels)])
+
+    rooms = [form(room, "Book now", "Date", "Start time", "End time") for room in ("Skyline Conference Room", "Focus Pod A")]
+    assert _shapes(rooms[0]) & _shapes(rooms[1])
+    edits = [form("Edit Task", "Save Changes", f"Title {title}", "Deadline") for title in ("Buy milk", "Walk the dog")]
+    assert _shapes(edits[0]) & _shapes(edits[1])
+    income, expense = form("Add Income", "Add Income", "Amount", "Date"), form("Add Expense", "Add Expense", "Amount", "Date")
+    assert not _shapes(income) & _shapes(expense)
+    assert not _shapes(edits[0]) & _shapes(form("Edit Task", "Save Changes", "Title", "Deadline", "Notes"))

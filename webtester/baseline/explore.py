@@ -82,6 +82,7 @@ class _FormSpot:
     openers: tuple[str, ...]  # the controls clicked, in order, on ``url`` to show the form (none: it is on the page)
     signature: str
     more_urls: list[str] = field(default_factory=list)  # other pages showing the same form
+    shapes: frozenset[str] = frozenset()  # see :func:`_shapes`
 
 
 class Explorer:
@@ -148,14 +149,17 @@ class Explorer:
         for form in model.forms:
             if not form.visible or not form.submit or form.role == "search" or any(f.type == "search" for f in form.fields):
                 continue
-            same = next((s for s in self.forms if s.signature == form.signature), None)
+            shapes = _shapes(form)
+            same = next((s for s in self.forms if s.shapes & shapes), None)
             if same is not None:
-                if not openers and not same.openers and url != same.url and url not in same.more_urls:
+                if same.signature == form.signature and not openers and not same.openers and url != same.url \
+                        and url not in same.more_urls:
                     same.more_urls.append(url)
                 continue
             if len(self.forms) >= self.max_forms:
                 return
-            self.forms.append(_FormSpot(form.name or form.submit_text or "form", url, openers, form.signature))
+            self.forms.append(_FormSpot(form.name or form.submit_text or "form", url, openers, form.signature,
+                                        shapes=shapes))
 
     def _reopen(self, spot: _FormSpot):
         def reopen() -> FormModel | None:
@@ -433,6 +437,15 @@ def _opener(edge: CrawlEdge) -> str:
         start = re.sub(r"[.*+?^${}()|[\]\\/]", lambda m: "\\" + m.group(0), name[1:-1])
         return f"text={name[1:-1]}" if role == "card" else f"role={role}[name=/^{start}/]"
     return f"text={name}" if role == "card" else f'role={role}[name={name}s]'
+
+
+def _shapes(form: FormModel) -> frozenset[str]:
+    """Keys under which two views show one form, probed once: its signature (name and field labels); its name,
+    button and kinds of fields (an "Edit task" dialog whose labels carry the row's values); its button and field
+    labels (a booking dialog headed by the room it books, one per room)."""
+    kinds, labels = sorted(f.kind for f in form.fields), sorted(f.label for f in form.fields)
+    return frozenset({form.signature, "\x1f".join(["named", form.name, form.submit_text, *kinds]),
+                      "\x1f".join(["labelled", form.submit_text, *labels])})
 
 
 def _same_entries(entries: list[str], other: list[str]) -> bool:
