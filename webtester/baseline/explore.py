@@ -38,7 +38,7 @@ from webtester.probes.signin import Gate
 
 CURRENCY_WORDS = {"$": r"US dollars?|USD|\bdollars?\b|\$\d", "€": r"\beuros?\b|€|\bEUR\b", "£": r"\bpounds?\b|£|\bGBP\b"}
 #: the share of the time left that each phase may take before the next one starts (the last ones take what is left)
-PHASE_SHARES = {"deletion": 0.25, "controls": 0.4, "crawled views": 0.5, "forms": 0.85, "lists": 0.8}
+PHASE_SHARES = {"deletion": 0.25, "controls": 0.4, "crawled views": 0.5, "lists": 0.3}
 MULTI_CURRENCY = re.compile(r"\b(pick|choose|select|switch)\w*\b[^.]{0,40}\bcurrenc", re.IGNORECASE)
 
 
@@ -273,8 +273,7 @@ class Explorer:
             sess.goto()
             probe_delete_confirmation(sess, list(dict.fromkeys([self.start_url, *self.pages]))[:4])
 
-        # the forms' battery finds most defects: the phases before it get a share of the time, the ones after it
-        # what it leaves
+        # the form batteries find most defects: each phase before them may take only a share of the time left
         def on_change(opener: str, after: dict) -> None:
             self.scan(f"after clicking {opener}")
             if after.get("url", "").split("#")[0] == self.start_url.split("#")[0] and urldefrag(after["url"])[1] == urldefrag(self.start_url)[1]:
@@ -287,18 +286,19 @@ class Explorer:
             self._crawled_blanks()
             self._crawled_forms()
 
-        with self._phase("forms", PHASE_SHARES["forms"]):
-            for spot in self.forms:
-                sess.step(f"form battery: {spot.name}")
-                probe_form(sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot),
-                           list_pages=list(dict.fromkeys([spot.url, self.start_url])))
-
-        with self._phase("lists", PHASE_SHARES["lists"]):
+        # the list probes may take a share of the time only when a form battery is waiting for the rest
+        with self._phase("lists", PHASE_SHARES["lists"] if self.forms else None):
             sess.goto()
             probed = [self._lists(read_model(self.page))]
             for url in searched[:2]:  # a search often has its own route (unless it lists what was probed already)
                 sess.goto(url)
                 probed.append(self._lists(read_model(self.page), probed))
+
+        with self._phase("forms"):
+            for spot in self.forms:
+                sess.step(f"form battery: {spot.name}")
+                probe_form(sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot),
+                           list_pages=list(dict.fromkeys([spot.url, self.start_url])))
 
         with self._phase("votes and edits"):
             sess.goto()
