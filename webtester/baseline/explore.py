@@ -1,7 +1,8 @@
-"""The baseline's bounded exploration of an app: visit the reachable pages, click the controls, run the
-form battery on every distinct form, and the list probes on the main list, with the static probes on
-every state seen. Bounded by an action budget (deterministic) and a time limit (a safety net, noted
-when it is hit)."""
+"""The baseline's bounded exploration of an app: visit the reachable pages, try deleting a listed entry, click the
+controls, confirm the crawl's blank views and register its forms, run the list probes on the main list and the form
+battery on every distinct form, with the static probes on every state seen. Bounded by an action budget
+(deterministic) and a time limit (a safety net, noted when it is hit); the phases before the form batteries, which
+find most defects, each take at most a share of the time left (:data:`PHASE_SHARES`)."""
 
 from __future__ import annotations
 
