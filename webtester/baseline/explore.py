@@ -326,7 +326,7 @@ class Explorer:
                 self._register_forms(read_model(self.page), url)
         for edge in self.graph.edges:
             source, target = self.graph.state(edge.source), self.graph.state(edge.target)
-            if len(self.forms) >= self.max_forms or source is None or target is None or not _has_fields(target.controls):
+            if len(self.forms) >= self.max_forms or source is None or target is None or not _new_fields(source, target):
                 continue
             url, openers = self._way_to(edge, source)
             if self._follow(url, openers) is not None:
@@ -463,3 +463,13 @@ def _blank(state: CrawlState) -> bool:
 
 def _has_fields(controls: list[dict]) -> bool:
     return any(c.get("role") in _FIELD_ROLES for c in controls)
+
+
+def _new_fields(source: CrawlState, target: CrawlState) -> bool:
+    """The click from ``source`` to ``target`` showed fields that ``source`` did not have (a search box or filters
+    on every view are no form to open)."""
+    def fields(state: CrawlState) -> set[tuple[str, str]]:
+        return {(c["role"], c.get("name") or c.get("label") or c.get("placeholder") or "") for c in state.controls
+                if c.get("role") in _FIELD_ROLES}
+
+    return bool(fields(target) - fields(source))
