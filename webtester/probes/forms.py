@@ -2,9 +2,7 @@
 the future and end dates before start dates, unset required choices, unavailable options, buttons that stay
 disabled, feedback, clearing, the same data submitted twice, whether created or deleted entries survive a reload, and
 whether an edit of a created entry is saved (:mod:`webtester.probes.editing`). The steps of a wizard are
-filled one after another, so that a page that goes blank on a later step is seen. After the empty and the valid
-submissions come dates and the same data twice (the defects generated apps most often have, in case time runs
-out), then invalid values, spaces, unset choices and unavailable options.
+filled one after another, so that a page that goes blank on a later step is seen.
 
 Fields with no ``<form>`` element (``FormModel.loose``) get the same battery, with two cautions: new text alone
 after their button is not taken as a sign that the data was saved, and the same data saved twice counts only when
@@ -353,16 +351,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
             sess.ok("required", where, "an empty submission was rejected with a message", expect=[empty_checks[0]], steps=empty_steps)
     _after_valid(sess, form, where, valid)
 
-    # 3. dates far in the past or the future, and an end date before its start date
-    if not _date_probes(sess, form, where, valid, reopen):
-        return
-
-    # 4. the same data submitted twice (not for forms that create nothing, e.g. signing in); before the checks
-    # below, which find fewer defects in generated apps
-    if not NOT_CREATING.search(f"{name} {form.submit_text}"):
-        _duplicate_probe(sess, where, valid, reopen, reopen_here, list_pages)
-
-    # 5. invalid values, one field at a time
+    # 3. invalid values, one field at a time
     probes: list[tuple[Field, str, str]] = []
     for f in form.fields:
         if f.optional or not f.visible or f.disabled:
@@ -395,11 +384,15 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         if refused and result.form_after.get("visible"):
             _corrected(sess, form, f, token, label, bad, "after a rejected submission and a corrected value")
 
-    # 6. a form that refuses to be empty must refuse text fields holding only spaces
+    # 3b. dates far in the past or the future, and an end date before its start date
+    if not _date_probes(sess, form, where, valid, reopen):
+        return
+
+    # 3c. a form that refuses to be empty must refuse text fields holding only spaces
     if (empty_blocked or (empty is not None and empty.rejected)) and not _blank_probe(sess, where, valid, reopen):
         return
 
-    # 7. a required choice (a radio group or a custom select with nothing chosen by default) left unset
+    # 4. a required choice (a radio group or a custom select with nothing chosen by default) left unset
     for group, choice in unset_choices(form)[:1]:
         form = reopen()
         if form is None:
@@ -416,7 +409,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         elif result is not None and result.rejected:
             sess.ok("required-choice", label, "submitting without a choice was rejected", expect=[rejected])
 
-    # 8. options marked unavailable (sold out, full ...)
+    # 5. options marked unavailable (sold out, full ...)
     for f in form.fields:
         if f.kind != "select":
             continue
@@ -442,6 +435,10 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         elif result is not None and result.rejected:
             sess.ok("unavailable-option", label, "choosing it was rejected", expect=[rejected])
         break
+
+    # 6. the same data submitted twice (not for forms that create nothing, e.g. signing in)
+    if not NOT_CREATING.search(f"{name} {form.submit_text}"):
+        _duplicate_probe(sess, where, valid, reopen, reopen_here, list_pages)
 
 
 #: a rejection asking for one part of a list inside the form ("Please add at least one role")
