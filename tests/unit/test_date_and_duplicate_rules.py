@@ -249,3 +249,16 @@ def test_one_form_shown_for_several_entries_is_one_form():
     income, expense = form("Add Income", "Add Income", "Amount", "Date"), form("Add Expense", "Add Expense", "Amount", "Date")
     assert not _shapes(income) & _shapes(expense)
     assert not _shapes(edits[0]) & _shapes(form("Edit Task", "Save Changes", "Title", "Deadline", "Notes"))
+
+
+def test_a_click_that_shows_no_new_field_opens_no_form():
+    """A search box and filters on every view are no form to open; a dialog's own fields are."""
+    from webtester.baseline.crawl import CrawlState
+    from webtester.baseline.explore import _new_fields
+
+    search = [{"role": "text", "name": "Search recipes"}, {"role": "combobox", "name": "Cuisine"}]
+    home = CrawlState("s0", "/", "Recipes", ["Recipes"], "All recipes", [*search, {"role": "button", "name": "Pancakes"}], False)
+    detail = CrawlState("s1", "/", "Recipes", ["Pancakes"], "Pancakes", [*search, {"role": "button", "name": "Close"}], True)
+    dialog = CrawlState("s2", "/", "Recipes", ["New recipe"], "New recipe", [*search, {"role": "text", "label": "Title"}], True)
+    assert not _new_fields(home, detail)
+    assert _new_fields(home, dialog)
