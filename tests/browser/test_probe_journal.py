@@ -124,3 +124,28 @@ def test_a_replay_of_the_recorded_steps_on_a_fresh_page_comes_out_the_same(brows
         assert _replay(page, origin, steps) == steps[-1].outcome
     finally:
         context.close()
+
+
+def test_the_time_spent_recording_is_left_out_of_the_probes_limit_but_not_of_the_wall_bound(browser):
+    """Recording the steps does not eat the probes' time, but a session whose recording took long still stops at its
+    wall-clock bound (the exploration's limit plus a grace), so an app's preparation keeps to its budget."""
+    import time
+
+    from webtester.probes.session import BudgetExceeded, TimeUp
+
+    context = browser.new_context()
+    try:
+        now = time.monotonic()
+        sess = ProbeSession.create(context.new_page(), "http://127.0.0.1:9/", deadline=now + 0.3, wall_deadline=now + 60)
+        sess.journal.seconds = 30.0  # recording time: the probes' clock stands still for it
+        time.sleep(0.5)
+        sess.spend()  # past the deadline on the wall clock, not on the probes' clock
+        sess.journal.seconds = 0.0
+        with pytest.raises(TimeUp):
+            sess.spend()
+        sess = ProbeSession.create(context.new_page(), "http://127.0.0.1:9/", deadline=now + 60, wall_deadline=now + 0.3)
+        sess.journal.seconds = 30.0
+        with pytest.raises(BudgetExceeded, match="wall time limit"):
+            sess.spend()
+    finally:
+        context.close()

@@ -38,6 +38,8 @@ from webtester.probes.session import BeforeAction, BudgetExceeded, ProbeSession,
 from webtester.probes.signin import Gate
 
 CURRENCY_WORDS = {"$": r"US dollars?|USD|\bdollars?\b|\$\d", "€": r"\beuros?\b|€|\bEUR\b", "£": r"\bpounds?\b|£|\bGBP\b"}
+#: how far past its time limit the recording of the steps may take the exploration (the limit itself leaves it out)
+RECORDING_GRACE_SECONDS = 3.0
 #: the share of the time left that each phase may take before the next one starts (the last ones take what is left)
 PHASE_SHARES = {"deletion": 0.25, "controls": 0.4, "crawled views": 0.5, "lists": 0.3}
 MULTI_CURRENCY = re.compile(r"\b(pick|choose|select|switch)\w*\b[^.]{0,40}\bcurrenc", re.IGNORECASE)
@@ -94,9 +96,10 @@ class Explorer:
                  time_limit: float | None = 420.0, max_pages: int = 6, max_forms: int = 5, max_controls: int = 18,
                  max_scans: int = 14, graph: StateGraph | None = None, gate: Gate | None = None) -> None:
         deadline = time.monotonic() + time_limit if time_limit else None
+        wall_deadline = deadline + RECORDING_GRACE_SECONDS if deadline is not None else None
         self.sess = ProbeSession.create(page, start_url, screenshot_dir=screenshot_dir, relative_to=relative_to,
                                         accept_dialogs=accept_dialogs, max_actions=max_actions, deadline=deadline,
-                                        gate=gate)
+                                        wall_deadline=wall_deadline, gate=gate)
         self.page = page
         self.start_url = start_url
         self.instruction = instruction

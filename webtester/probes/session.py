@@ -95,7 +95,8 @@ class ProbeSession:
     log: ProbeLog = field(default_factory=ProbeLog)
     dialogs: list[str] = field(default_factory=list)
     max_actions: int = 400
-    deadline: float | None = None
+    deadline: float | None = None  # on the probes' clock: the time spent recording their steps left out
+    wall_deadline: float | None = None  # on the wall clock, recording included: the bound the caller can rely on
     settle_ms: int = 120
     actions: int = 0
     journal: Journal = field(init=False)
@@ -142,6 +143,8 @@ class ProbeSession:
         # the time spent recording the steps is not the probes': it does not count against the time limit
         if self.deadline is not None and time.monotonic() - self.journal.seconds > self.deadline:
             raise TimeUp("time limit reached")
+        if self.wall_deadline is not None and time.monotonic() > self.wall_deadline:
+            raise BudgetExceeded("wall time limit reached (the recording of the steps included)")
 
     def settle(self, extra_ms: int | None = None) -> None:
         """Let the page react: load state, two animation frames, then a short pause."""
