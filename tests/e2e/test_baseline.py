@@ -241,7 +241,7 @@ def test_run_folder_holds_the_exploration(coffee_runs):
     data = json.loads((folder / "exploration.json").read_text())
     assert data["actions"] > 0 and data["pages"] and any(f["probe"] == "placeholder-text" for f in data["findings"])
     # the seconds each phase took, in the order the phases ran
-    assert list(data["phases"])[:3] == ["start page", "pages", "lists"] and "forms" in data["phases"]
+    assert list(data["phases"])[:4] == ["start page", "pages", "deletion", "controls"] and "forms" in data["phases"]
     assert 0 < sum(data["phases"].values()) <= data["seconds"] + 0.5
     assert (folder / "result.md").exists() and (folder / "checklist.json").exists()
     plan = json.loads((folder / "baseline_plan.json").read_text())
