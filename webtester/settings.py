@@ -53,6 +53,7 @@ ENV_VARS: dict[str, str] = {
     "serve": "WEBTESTER_SERVE",
     "item_time_limit": "WEBTESTER_ITEM_TIME_LIMIT",
     "instance_time_limit": "WEBTESTER_INSTANCE_TIME_LIMIT",
+    "explore_time_limit": "WEBTESTER_EXPLORE_TIME_LIMIT",
     "model_timeout": "WEBTESTER_MODEL_TIMEOUT",
     "model_retries": "WEBTESTER_MODEL_RETRIES",
     "checklist_timeout": "WEBTESTER_CHECKLIST_TIMEOUT",
@@ -162,6 +163,11 @@ class Settings(BaseModel):
     instance_time_limit: float = Field(
         default=3600.0, gt=0,
         description="wall-clock seconds one instance may take; items not reached in time are recorded as errors",
+    )
+    explore_time_limit: float = Field(
+        default=50.0, ge=10.0,
+        description="wall-clock seconds the no-model tester spends looking at an app before it decides (the start "
+        "page, the crawl and the probes); a busy machine reaches less in the same time",
     )
     model_timeout: float = Field(
         default=CLOUD_TIMEOUT, gt=0, description=f"seconds one model request may take (when not set: {CLOUD_TIMEOUT:g}, "

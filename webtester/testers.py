@@ -21,5 +21,5 @@ def make_tester(kind: str | None = None, *, settings: Settings | None = None, mo
         raise ValueError(f"unknown tester {kind!r} (expected llm or baseline)")
     settings = settings if settings is not None else load_settings()
     if kind == "baseline":
-        return BaselineTester()
+        return BaselineTester.from_settings(settings)
     return LLMTester.from_settings(settings, model=model)

@@ -44,6 +44,7 @@ from webtester.models import Dimension, Status, TestItem, Verdict
 from webtester.probes.pagemodel import PageModel
 from webtester.probes.signin import Gate
 from webtester.runfolder import EXPLORATION_FILE, STATE_GRAPH_FILE, read_json, write_json
+from webtester.settings import Settings
 
 RULES_VERSION = "baseline-1"
 CRAWL_TRACE = "prepare-crawl"
@@ -51,6 +52,7 @@ EXPLORE_TRACE = "prepare-explore"
 PLAN_FILE = "baseline_plan.json"
 START_PAGE_FILE = "start_page.json"
 MIN_EXPLORE_SECONDS = 10.0  # the exploration's least time, whatever the start page and the crawl took
+PROBE_SHARE = 0.9  # the probes' own limit, as a share of the preparation's budget
 
 
 class BaselineTester:
@@ -58,6 +60,12 @@ class BaselineTester:
 
     name = "baseline"
     needs_item_page = False  # every verdict comes from what preparation gathered
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "BaselineTester":
+        """The tester with the preparation budget of ``settings.explore_time_limit`` (the probes get 90% of it)."""
+        budget = settings.explore_time_limit
+        return cls(prepare_seconds=budget, time_limit=round(budget * PROBE_SHARE, 1))
 
     def __init__(self, *, max_actions: int = 260, time_limit: float | None = 45.0, look_at_app: bool = True,
                  crawl_actions: int = 50, crawl_time: float = 20.0, prepare_seconds: float | None = 50.0,
