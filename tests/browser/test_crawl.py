@@ -203,22 +203,80 @@ render();
 """
 
 
-def test_slow_controls_leave_the_form_battery_its_time(tmp_path, browser):
-    """Eighteen slow controls would take the whole time limit: they stop after their share of it, and the form after
-    them is still probed (its empty submission is accepted)."""
+def _explore_app(tmp_path, browser, app_js: str, query: str = "", **limits):
+    """The exploration of a one-page app whose script is ``app_js``, opened with ``query``."""
     from webtester.baseline.explore import Explorer
 
-    site = tmp_path / "slow"
+    site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text(INDEX)
-    (site / "app.js").write_text(SLOW_CONTROLS_APP)
+    (site / "app.js").write_text(app_js)
     context = browser.new_context()
     page = context.new_page()
     try:
         with start_app(site) as app:
-            exploration = Explorer(page, app.url, time_limit=25, accept_dialogs=False).run()
+            return Explorer(page, app.url + query, accept_dialogs=False, **limits).run()
     finally:
         context.close()
+
+
+def test_slow_controls_leave_the_form_battery_its_time(tmp_path, browser):
+    """Eighteen slow controls would take the whole time limit: they stop after their share of it, and the form after
+    them is still probed (its empty submission is accepted)."""
+    exploration = _explore_app(tmp_path, browser, SLOW_CONTROLS_APP, time_limit=25)
     assert any(n.startswith("controls: stopped after its share") for n in exploration.notes), (exploration.notes, exploration.phases, exploration.steps, exploration.findings)
     assert "empty-form-accepted" in {f["probe"] for f in exploration.findings}, exploration.findings
     assert exploration.phases["controls"] < 15, exploration.phases
+
+
+RULE_SETS_APP = """
+const root = document.getElementById('root');
+const bad = location.search.includes('bad=1');
+const sets = [{name: 'Refund Request'}, {name: 'Escalation Process'}];
+let view = 'list', current = null, dialog = false, error = '';
+function render() {
+  const nav = '<nav><button id="to-list">Rule Sets</button> <button id="to-editor">Editor</button></nav>';
+  let body = '';
+  if (view === 'list') {
+    body = '<h1>Rule Sets</h1><button id="new">New Rule Set</button><ul>' +
+      sets.map(s => '<li class="card"><h3>' + s.name + '</h3><p>0 steps</p></li>').join('') + '</ul>';
+  } else {
+    body = '<h1>Editor</h1><label for="n">Rule Set Name</label><input id="n" value="' + (current ? current.name : '') + '">' +
+      '<p>No steps defined yet.</p>';
+  }
+  if (dialog) {
+    body += '<div role="dialog" aria-label="Create New Rule Set"><h2>Create New Rule Set</h2>' +
+      '<label for="name">Name</label><input id="name">' + (error ? '<p role="alert">' + error + '</p>' : '') +
+      '<button id="cancel">Cancel</button> <button id="create">Create</button></div>';
+  }
+  root.innerHTML = nav + body;
+  root.querySelector('#to-list').onclick = () => { view = 'list'; render(); };
+  root.querySelector('#to-editor').onclick = () => { view = 'editor'; render(); };
+  const open = root.querySelector('#new');
+  if (open) open.onclick = () => { dialog = true; error = ''; render(); };
+  if (dialog) {
+    root.querySelector('#cancel').onclick = () => { dialog = false; render(); };
+    root.querySelector('#create').onclick = () => {
+      const name = root.querySelector('#name').value.trim();
+      if (!name) { error = 'Name is required'; render(); return; }
+      if (!bad && sets.some(s => s.name === name)) { error = 'A rule set with this name already exists'; render(); return; }
+      current = {name}; sets.unshift(current); dialog = false; view = 'editor'; render();
+    };
+  }
+}
+render();
+"""
+
+
+@pytest.mark.parametrize("bad", [True, False])
+def test_a_duplicate_is_looked_for_back_in_the_list_the_app_holds_in_memory(tmp_path, browser, bad):
+    """Creating a rule set goes on to its editor and the list lives in memory only: the second equal submission is
+    made without loading the page (back to the list through the app's own navigation), and the two entries are
+    counted there; the app that refuses the second one is covered, not a finding."""
+    exploration = _explore_app(tmp_path, browser, RULE_SETS_APP, "?bad=1" if bad else "", time_limit=40, max_controls=3)
+    found = [f for f in exploration.findings if f["probe"] == "duplicate-accepted"]
+    checked = [c for c in exploration.covered if c["probe"] == "duplicate"]
+    if bad:
+        assert found and "2 entries with it are listed" in found[0]["message"], (exploration.findings, exploration.steps)
+    else:
+        assert not found and checked, (exploration.findings, exploration.covered, exploration.steps)

@@ -18,6 +18,7 @@ from urllib.parse import urldefrag
 from playwright.sync_api import Page
 
 from webtester.baseline.crawl import NAME_LIMIT, CrawlEdge, CrawlState, StateGraph
+from webtester.browser.watchdog import evaluate
 from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.deletion import probe_delete_confirmation
@@ -28,6 +29,7 @@ from webtester.probes.pagemodel import FormModel, PageModel, read_model
 from webtester.probes.scan import (
     PLACEHOLDER,
     PLACEHOLDER_WORDS,
+    SELECTOR_JS,
     broken_images,
     checked_image_count,
     placeholder_text,
@@ -40,6 +42,25 @@ from webtester.probes.signin import Gate
 CURRENCY_WORDS = {"$": r"US dollars?|USD|\bdollars?\b|\$\d", "€": r"\beuros?\b|€|\bEUR\b", "£": r"\bpounds?\b|£|\bGBP\b"}
 #: how far past its time limit the recording of the steps may take the exploration (the limit itself leaves it out)
 RECORDING_GRACE_SECONDS = 3.0
+MAX_NAV_CONTROLS = 4  # the app's navigation controls tried to get back to a form's view without loading the page
+
+#: the app's own way between its views: visible buttons, tabs and same-origin links of a nav bar, a header or a tab
+#: list (not in a dialog or form, not signing out or deleting), which switch the view without loading the page
+_NAV_CONTROLS_JS = r"""(limit) => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const out = [];
+  const found = document.querySelectorAll('nav a[href], nav button, header a[href], header button, [role=navigation] a[href], ' +
+                                          '[role=navigation] button, [role=tablist] [role=tab]');
+  for (const el of found) {
+    if (!vis(el) || el.disabled || el.closest('[role=dialog], [role=alertdialog], form')) continue;
+    if (el.tagName === 'A') { try { if (new URL(el.href).origin !== location.origin) continue; } catch (e) { continue; } }
+    const text = (el.innerText || el.getAttribute('aria-label') || '').trim();
+    if (!text || text.length > 40 || /log ?out|sign ?out|delete|remove|reset|clear/i.test(text)) continue;
+    out.push(window.__wtSelector(el));
+    if (out.length >= limit) break;
+  }
+  return out;
+}"""
 #: the share of the time left that each phase may take before the next one starts (the last ones take what is left)
 PHASE_SHARES = {"deletion": 0.25, "controls": 0.4, "crawled views": 0.5, "lists": 0.3}
 MULTI_CURRENCY = re.compile(r"\b(pick|choose|select|switch)\w*\b[^.]{0,40}\bcurrenc", re.IGNORECASE)
@@ -187,15 +208,30 @@ class Explorer:
     def _reopen_here(self, spot: _FormSpot):
         def reopen_here() -> FormModel | None:
             # the form where it is now, or opened again from this page: nothing the app holds in memory is lost
-            form = self._shown(spot)
-            if form is not None or not spot.openers:
+            form = self._shown(spot) or self._opened_here(spot)
+            if form is not None:
                 return form
-            # its last opener (a tab the app still shows), else all of them
-            if self._click_all(spot.openers[-1:]) and (form := self._shown(spot)) is not None:
-                return form
-            return self._shown(spot) if len(spot.openers) > 1 and self._click_all(spot.openers) else None
+            # the app went on to another view (the new entry's editor): back through its own navigation
+            for control in self._nav_controls():
+                if self._click_all((control,)) and (form := self._shown(spot) or self._opened_here(spot)) is not None:
+                    return form
+            return None
 
         return reopen_here
+
+    def _opened_here(self, spot: _FormSpot) -> FormModel | None:
+        """The form of ``spot`` opened from the page as it is: its last opener (a tab the app still shows), else
+        all of them."""
+        if not spot.openers:
+            return None
+        if self._click_all(spot.openers[-1:]) and (form := self._shown(spot)) is not None:
+            return form
+        return self._shown(spot) if len(spot.openers) > 1 and self._click_all(spot.openers) else None
+
+    def _nav_controls(self) -> list[str]:
+        """Selectors of the app's navigation controls shown now (see ``_NAV_CONTROLS_JS``)."""
+        evaluate(self.page, SELECTOR_JS)
+        return list(evaluate(self.page, _NAV_CONTROLS_JS, MAX_NAV_CONTROLS) or [])
 
     # -- the run
 

@@ -732,10 +732,14 @@ def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: 
     first = _submit_same(sess, where, token, "first", reopen)
     if first is None or not first[1].accepted_like(valid):
         return
-    # in place only where the first entry is listed (a list kept in memory); elsewhere the page is loaded again, so
-    # the success message of the second submission is new on the page as the valid one's was
-    second = _submit_same(sess, where, token, "second", reopen_here) if reopen_here and first[1].entry_listed else None
+    # in place only where the first entry is listed (a list kept in memory) or the app went on to the new entry's
+    # own view; elsewhere the page is loaded again, so the success message of the second submission is new on the
+    # page as the valid one's was
+    moved_on = went_on_to_the_entry(first[1])
+    in_place = reopen_here is not None and (first[1].entry_listed or moved_on)
+    second = _submit_same(sess, where, token, "second", reopen_here) if in_place and reopen_here else None
     if second is None:
+        in_place = False
         second = _submit_same(sess, where, token, "second", reopen)
     if second is None:
         return
@@ -747,7 +751,8 @@ def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: 
     rejected, accepted = _checks(sess, form, result)
     listed = entries_showing(sess, token)
     if listed < 2 and (first[1].entry_listed or form.loose) and result.accepted_like(valid):
-        _duplicates_listed(sess, where, token, list_pages)
+        if not (in_place and moved_on and reopen_here and _duplicates_back_in_place(sess, where, token, reopen_here)):
+            _duplicates_listed(sess, where, token, list_pages)
         return
     # fields outside a <form> are often settings saved again and again: for them only two listed entries count
     if result.accepted_like(valid) and (listed >= 2 or not (first[1].entry_listed or form.loose)):
@@ -756,6 +761,31 @@ def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: 
                    full=True, expect=[accepted], value=token, entries=listed)
     elif result.rejected:
         sess.ok("duplicate", where, "submitting the same data again was rejected", expect=[rejected])
+
+
+def went_on_to_the_entry(sub: Submission) -> bool:
+    """The submission closed the form and the app went on, at the same address, to a view of the new entry (its
+    data shown, not as a list entry): an editor or detail view the app holds in memory."""
+    return {"form-closed", "entry-shown"} <= sub.success_signs and not sub.entry_listed and sub.after.url == sub.before.url
+
+
+def _duplicates_back_in_place(sess: ProbeSession, where: str, token: str, reopen_here: Reopen) -> bool:
+    """After the same data was accepted twice, each time going on to the new entry's view: go back to the list the
+    form is opened from without loading the page (``reopen_here``, through the app's own navigation) and count the
+    entries with it there (two is a finding, one is coverage). False when the list could not be reached or shows
+    none of them."""
+    if reopen_here() is None:
+        return False
+    listed = entries_showing(sess, token)
+    if not listed:
+        return False
+    shown = sess.journal.expect("expect_text", "held", value=token)
+    if listed >= 2:
+        sess.found("duplicate-accepted", where, f"the same data ({token}) submitted twice: {listed} entries with it are "
+                   "listed, with no duplicate warning", full=True, expect=[shown], value=token, entries=listed)
+    else:
+        sess.ok("duplicate", where, f"submitted twice, the same data ({token}) is listed once", expect=[shown])
+    return True
 
 
 def _duplicates_listed(sess: ProbeSession, where: str, token: str, list_pages: Sequence[str]) -> None:
