@@ -736,10 +736,10 @@ def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: 
     # own view; elsewhere the page is loaded again, so the success message of the second submission is new on the
     # page as the valid one's was
     moved_on = went_on_to_the_entry(first[1])
-    in_place = reopen_here is not None and (first[1].entry_listed or moved_on)
-    second = _submit_same(sess, where, token, "second", reopen_here) if in_place and reopen_here else None
+    here = reopen_here if first[1].entry_listed or moved_on else None  # None: the second one is not made in place
+    second = _submit_same(sess, where, token, "second", here) if here else None
     if second is None:
-        in_place = False
+        here = None
         second = _submit_same(sess, where, token, "second", reopen)
     if second is None:
         return
@@ -751,7 +751,7 @@ def _duplicate_probe(sess: ProbeSession, where: str, valid: Submission, reopen: 
     rejected, accepted = _checks(sess, form, result)
     listed = entries_showing(sess, token)
     if listed < 2 and (first[1].entry_listed or form.loose) and result.accepted_like(valid):
-        if not (in_place and moved_on and reopen_here and _duplicates_back_in_place(sess, where, token, reopen_here)):
+        if not (moved_on and here and _duplicates_back_in_place(sess, where, token, here)):
             _duplicates_listed(sess, where, token, list_pages)
         return
     # fields outside a <form> are often settings saved again and again: for them only two listed entries count
