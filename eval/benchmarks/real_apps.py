@@ -7,23 +7,18 @@ checklist, so one run serves both modes.
 
 The feature-search model (:mod:`webtester.baseline.absence`) is the only learned part. With ``--folds K``
 the instances are dealt into K folds (``webtester.eval.stats.instance_folds``); for each fold a model is
-trained on the other folds only, with its threshold chosen there (the highest training macro F1 whose false
-alarms stay within ``--max-false-alarms`` of the training instances' gold-passing items), and the held-out
+trained on the gold items of the other folds only, with its threshold chosen there (the highest training
+macro F1 whose false alarms stay within ``--max-false-alarms`` of the gold-passing items), and the held-out
 instances are then decided by the baseline tester itself (``BaselineTester.from_preparation`` with that
 model):
 
-* oracle: the gold checklist given, every item decided (probes first, then the feature search); the model is
-  trained on the gold items;
-* e2e: the tester's own checklist from the instruction and the start page, matched to gold by ``--judge``; the
-  model for these items is trained on the tester's own items of the training instances that the feature search
-  decides (those the probes left unchecked), each labelled by the gold item ``--judge`` matches it to (items
-  matched to none are left out: they count neither way).
+* oracle: the gold checklist given, every item decided (probes first, then the feature search);
+* e2e: the tester's own checklist from the instruction and the start page, matched to gold by ``--judge``.
 
 Printed per mode: macro coverage / precision / recall / F1 over all dev instances (an instance without a
 usable run scores 0), micro counts, false alarms (Fail on a gold-passing item, share of those items), per
 dimension and per category, and the time per app of the run. ``--write-model`` trains on every dev
-instance and writes the shipped models, for given and for own items (their use on these same apps is
-in-sample: quote the CV figures).
+instance and writes the shipped model (its use on these same apps is in-sample: quote the CV figures).
 
     python -m webtester.eval.benchmarks.real_apps runs/collect-e2e --json runs/real_apps.json
 """
@@ -49,7 +44,6 @@ from webtester.baseline import BaselineTester
 from webtester.baseline.absence import (
     FEATURE_NAMES,
     MODEL_RESOURCE,
-    OWN_ITEMS_MODEL_RESOURCE,
     AbsenceModel,
     AppVocabulary,
     flag_items,
@@ -58,7 +52,7 @@ from webtester.baseline.absence import (
 from webtester.baseline.crawl import StateGraph
 from webtester.baseline.verdicts import search_text
 from webtester.datasets import load_dataset
-from webtester.eval.judges import Judge, get_judge
+from webtester.eval.judges import get_judge
 from webtester.eval.judges.oracle import OracleJudge
 from webtester.eval.metrics import Counts, Summary
 from webtester.eval.scoring import Prediction, score_predictions
@@ -68,9 +62,7 @@ from webtester.runfolder import EXPLORATION_FILE, LOG_FILE, STATE_GRAPH_FILE, re
 from webtester.settings import Settings
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "webtestbench" / "WebTestBench.jsonl"
-PACKAGE = Path(__file__).resolve().parents[2] / "webtester" / "baseline"
-SHIPPED_MODEL = PACKAGE / MODEL_RESOURCE
-SHIPPED_OWN_ITEMS_MODEL = PACKAGE / OWN_ITEMS_MODEL_RESOURCE
+SHIPPED_MODEL = Path(__file__).resolve().parents[2] / "webtester" / "baseline" / MODEL_RESOURCE
 
 
 @dataclass
@@ -126,44 +118,6 @@ def gold_rows(prepared: list[Prepared]) -> tuple[np.ndarray, np.ndarray, list[st
     return np.array(rows, dtype=float), np.array(labels), owners
 
 
-@dataclass
-class Rows:
-    """Feature rows of the items a model learns from, their labels (1 = fails), owning instances, and the
-    number of gold-passing items of those instances (what the false-alarm share is taken of)."""
-
-    x: np.ndarray
-    y: np.ndarray
-    owners: list[str]
-    gold_passing: int
-
-
-def gold_item_rows(prepared: list[Prepared]) -> Rows:
-    """:func:`gold_rows` with the gold-passing count."""
-    x, y, owners = gold_rows(prepared)
-    return Rows(x, y, owners, int(np.sum(y == 0)))
-
-
-def own_item_rows(prepared: list[Prepared], judge: Judge, max_items: int) -> Rows:
-    """Feature rows of the tester's own checklist items that the feature search decides (the probes left them
-    unchecked), labelled by the gold item ``judge`` matches each to; items matched to none are left out."""
-    rows, labels, owners, passing = [], [], [], 0
-    for p in prepared:
-        tester = BaselineTester.from_preparation(p.folder, absence_model=None, with_plan=False)
-        instruction = p.instance.instruction
-        items = tester.generate_checklist(instruction, p.graph.routes[0] if p.graph.routes else "", max_items).items
-        gold = {g.id: g for g in p.instance.checklist}
-        passing += sum(g.passed for g in gold.values())
-        vocab = AppVocabulary.of(p.graph, instruction)
-        for item, match in zip(items, judge.match(p.instance, items)):
-            if match is None or not tester.searchable(item):
-                continue
-            feats = search_item(search_text(item), item.dimension, vocab).features
-            rows.append([feats[name] for name in FEATURE_NAMES])
-            labels.append(0 if gold[match].passed else 1)
-            owners.append(p.instance.index)
-    return Rows(np.array(rows, dtype=float).reshape(-1, len(FEATURE_NAMES)), np.array(labels), owners, passing)
-
-
 def _rule_fails(prob: np.ndarray, groups: list[np.ndarray], threshold: float, top_k: int, floor: float) -> np.ndarray:
     """Which items the decision rule of :class:`AbsenceModel` fails (``groups``: the item rows of each instance)."""
     fails = np.zeros(len(prob), dtype=bool)
@@ -173,10 +127,8 @@ def _rule_fails(prob: np.ndarray, groups: list[np.ndarray], threshold: float, to
     return fails
 
 
-def _oracle_figures(fails: np.ndarray, labels: np.ndarray, groups: list[np.ndarray],
-                    gold_passing: int | None = None) -> tuple[float, float]:
-    """Macro F1 over instances and the false-alarm share (of ``gold_passing`` items, default: the passing rows)
-    for the items ``fails`` marks."""
+def _oracle_figures(fails: np.ndarray, labels: np.ndarray, groups: list[np.ndarray]) -> tuple[float, float]:
+    """Macro F1 over instances and the false-alarm share for the items ``fails`` marks."""
     f1s = []
     for rows in groups:
         gold_fail = labels[rows] == 1
@@ -184,15 +136,12 @@ def _oracle_figures(fails: np.ndarray, labels: np.ndarray, groups: list[np.ndarr
                         fn=int(np.sum(~fails[rows] & gold_fail)))
         f1s.append(counts.f1)
     passing = labels == 0
-    total = int(np.sum(passing)) if gold_passing is None else gold_passing
-    return float(np.mean(f1s)), float(np.sum(fails & passing) / max(total, 1))
+    return float(np.mean(f1s)), float(np.sum(fails & passing) / max(int(np.sum(passing)), 1))
 
 
 def train_model(x: np.ndarray, y: np.ndarray, owners: list[str], max_false_alarms: float,
-                trained_on: dict[str, Any], gold_passing: int | None = None) -> AbsenceModel:
-    """A logistic model on standardised features, its threshold chosen on the same (training) items: the best
-    training macro F1 whose false alarms stay within ``max_false_alarms`` of ``gold_passing`` items (default:
-    the passing rows)."""
+                trained_on: dict[str, Any]) -> AbsenceModel:
+    """A logistic model on standardised features, its threshold chosen on the same (training) items."""
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     fit = LogisticRegression(C=1.0, max_iter=2000).fit((x - mean) / scale, y)
@@ -205,8 +154,7 @@ def train_model(x: np.ndarray, y: np.ndarray, owners: list[str], max_false_alarm
             for floor in (grid if k else [1.0]):
                 if k and floor >= t:
                     continue
-                f1, false_alarms = _oracle_figures(_rule_fails(prob, groups, float(t), k, float(floor)), y, groups,
-                                                   gold_passing)
+                f1, false_alarms = _oracle_figures(_rule_fails(prob, groups, float(t), k, float(floor)), y, groups)
                 if false_alarms <= max_false_alarms and f1 > best[0]:
                     best = (f1, float(t), k, float(floor))
     f1, threshold, top_k, floor = best
@@ -216,17 +164,9 @@ def train_model(x: np.ndarray, y: np.ndarray, owners: list[str], max_false_alarm
                                                       "max_false_alarms": max_false_alarms})
 
 
-def fit(rows: Rows, max_false_alarms: float, trained_on: dict[str, Any]) -> AbsenceModel:
-    """:func:`train_model` on ``rows``, false alarms taken of their instances' gold-passing items."""
-    return train_model(rows.x, rows.y, rows.owners, max_false_alarms, trained_on, rows.gold_passing)
-
-
-def decide_instance(p: Prepared, model: AbsenceModel, mode: str, max_items: int,
-                    own_items_model: AbsenceModel | None = None) -> Prediction:
-    """The baseline's checklist (e2e) or the gold items (oracle), each decided from the saved preparation
-    (the tester's own items by ``own_items_model``, default ``model``)."""
-    tester = BaselineTester.from_preparation(p.folder, absence_model=model, own_items_model=own_items_model,
-                                             with_plan=False)
+def decide_instance(p: Prepared, model: AbsenceModel, mode: str, max_items: int) -> Prediction:
+    """The baseline's checklist (e2e) or the gold items (oracle), each decided from the saved preparation."""
+    tester = BaselineTester.from_preparation(p.folder, absence_model=model, with_plan=False)
     instruction = p.instance.instruction
     items: list[TestItem]
     if mode == "oracle":
@@ -245,15 +185,14 @@ def run_cv(prepared: list[Prepared], dataset: list[Instance], mode: str, folds: 
     by_index = {p.instance.index: p for p in prepared}
     predictions: dict[str, Prediction] = {}
     models = []
-    judge = OracleJudge() if mode == "oracle" else get_judge(judge_name)
     for k, held_out in enumerate(instance_folds(sorted(by_index), folds)):
         train = [by_index[i] for i in by_index if i not in held_out]
-        info = {"fold": k, "instances": len(train)}
-        model = fit(gold_item_rows(train), max_false_alarms, info)
-        own = fit(own_item_rows(train, judge, max_items), max_false_alarms, info) if mode == "e2e" else None
-        models.append(own or model)
+        x, y, owners = gold_rows(train)
+        model = train_model(x, y, owners, max_false_alarms, {"fold": k, "instances": len(train)})
+        models.append(model)
         for index in held_out:
-            predictions[index] = decide_instance(by_index[index], model, mode, max_items, own)
+            predictions[index] = decide_instance(by_index[index], model, mode, max_items)
+    judge = OracleJudge() if mode == "oracle" else get_judge(judge_name)
     return score_predictions(dataset, predictions, judge, bootstrap=0).summary, models
 
 
@@ -310,8 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prepared-only", action="store_true",
                         help="score only the instances with a preparation in the run (while a run is still going)")
     parser.add_argument("--json", type=Path, default=None)
-    parser.add_argument("--write-model", action="store_true",
-                        help=f"train on all dev instances and write {SHIPPED_MODEL} and {SHIPPED_OWN_ITEMS_MODEL}")
+    parser.add_argument("--write-model", action="store_true", help=f"train on all dev instances and write {SHIPPED_MODEL}")
     args = parser.parse_args(argv)
     console = Console()
     apps = args.apps or args.dataset.parent / "apps"
@@ -336,14 +274,12 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"time per app (the run, app installed): median {statistics.median(seconds):.0f} s, "
                       f"max {max(seconds):.0f} s")
     if args.write_model:
-        info = {"instances": len(prepared), "dataset": args.dataset.name, "split": "WebTestBench dev apps (all folds)"}
-        written = {SHIPPED_MODEL: fit(gold_item_rows(prepared), args.max_false_alarms, {**info, "items": "gold"}),
-                   SHIPPED_OWN_ITEMS_MODEL: fit(own_item_rows(prepared, get_judge(args.judge), args.max_items),
-                                                args.max_false_alarms, {**info, "items": "own", "judge": args.judge})}
-        for path, model in written.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
-            console.print(f"model written to {path} (threshold {model.threshold:.3f})")
+        x, y, owners = gold_rows(prepared)
+        model = train_model(x, y, owners, args.max_false_alarms, {"instances": len(prepared), "dataset": args.dataset.name,
+                                                                    "split": "WebTestBench dev apps (all folds)"})
+        SHIPPED_MODEL.parent.mkdir(parents=True, exist_ok=True)
+        SHIPPED_MODEL.write_text(json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
+        console.print(f"model written to {SHIPPED_MODEL} (threshold {model.threshold:.3f})")
     if args.json:
         args.json.write_text(json.dumps(out, indent=1, default=str) + "\n", encoding="utf-8")
     return 0

@@ -72,8 +72,7 @@ def test_only_webtester_is_installed(wheel_names):
 def test_graphs_and_eval_install_inside_webtester(wheel_names):
     names = set(wheel_names)
     for module in ("webtester/graphs/workflow.py", "webtester/eval/metrics.py", "webtester/eval/judges/__init__.py",
-                   "webtester/graphs/langgraph.json", "webtester/py.typed", "webtester/baseline/data/absence_model.json",
-                   "webtester/baseline/data/absence_model_own.json"):
+                   "webtester/graphs/langgraph.json", "webtester/py.typed", "webtester/baseline/data/absence_model.json"):
         assert module in names, module
     assert not any(n.startswith(("graphs/", "eval/")) for n in names)
 

@@ -108,43 +108,11 @@ def test_the_path_to_a_state_opens_its_route_then_clicks_the_edges():
     assert graph().path_to("s2") == ["open http://app/", 'click button "Post a job"']
 
 
-@pytest.mark.parametrize("resource, items", [("data/absence_model.json", "gold"), ("data/absence_model_own.json", "own")])
-def test_the_shipped_models_are_package_data_trained_on_the_dev_apps(resource, items):
+def test_the_shipped_model_is_package_data_trained_on_the_dev_apps():
     from webtester.baseline.absence import shipped_model
-    shipped = shipped_model(resource)
+    shipped = shipped_model()
     assert shipped is not None and shipped.trained_on["instances"] == 86 and 0 < shipped.threshold < 1
-    assert shipped.trained_on["items"] == items
     assert shipped.top_k in (0, 1, 2) and len(shipped.coef) == len(FEATURE_NAMES)
-
-
-def _constant(fails: bool) -> AbsenceModel:
-    n = len(FEATURE_NAMES)
-    return AbsenceModel(coef=[0.0] * n, intercept=10.0 if fails else -10.0, mean=[0.0] * n, scale=[1.0] * n, threshold=0.5)
-
-
-@pytest.mark.parametrize("own_fails", [True, False])
-def test_the_testers_own_items_are_decided_by_the_own_items_model_and_given_items_by_the_other(tmp_path, own_fails):
-    from webtester.agents.base import InstanceBudget, ItemBudget
-    from webtester.baseline import BaselineTester
-    from webtester.baseline.tester import PLAN_FILE
-    from webtester.runfolder import EXPLORATION_FILE, STATE_GRAPH_FILE, write_json
-
-    folder = tmp_path / "run" / "app_1"
-    write_json(folder / STATE_GRAPH_FILE, graph().to_dict())
-    write_json(folder / EXPLORATION_FILE, {"pages": ["http://app/"]})
-    write_json(folder / PLAN_FILE, {"FT-01": {"rule": None, "target": None}})  # FT-01 is an item of its own checklist
-    tester = BaselineTester.from_preparation(folder, absence_model=_constant(not own_fails),
-                                             own_items_model=_constant(own_fails))
-    own = TestItem(id="FT-01", dimension=Dimension.functionality, description="Jobs can be exported as CSV files.")
-    given = TestItem(id="FT-02", dimension=Dimension.functionality, description="Jobs can be printed as PDF files.")
-    tester.plan_detection([own, given])
-    budget = ItemBudget(30, InstanceBudget(10_000, 0))
-    statuses = [tester.detect(i, None, budget).status for i in (own, given)]
-    assert statuses == ([Status.failed, Status.error] if own_fails else [Status.error, Status.failed])
-    assert tester.describe()["own_items_model"] is not None
-    alone = BaselineTester.from_preparation(folder, absence_model=_constant(True))  # one model for every item
-    assert alone.own_items_model is alone.absence_model
-    assert BaselineTester.from_preparation(folder, absence_model=None, own_items_model=_constant(True)).own_items_model is None
 
 
 @pytest.mark.parametrize("text, action", [

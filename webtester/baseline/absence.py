@@ -6,11 +6,9 @@ This module measures how much of the item's vocabulary the app never showed, acr
 best single state, and turns that, with what the item asks for (its dimension; a validation, a warning, a
 real-time update) and how thin the app is overall, into a probability that the item fails on this app.
 
-The probability comes from a logistic model whose coefficients ship with the package, trained on the
-WebTestBench dev apps by ``webtester.eval.benchmarks.real_apps`` (which also prints its cross-validated figures):
-``data/absence_model.json`` for items given to the tester (a gold checklist: trained on gold items) and
-``data/absence_model_own.json`` for the items of the tester's own checklist (trained on those items, labelled
-by the gold item each one is matched to), whose wording and mix of requirements differ. A Fail is claimed only above the model's threshold, and its
+The probability comes from a logistic model whose coefficients ship with the package
+(``data/absence_model.json``, trained on the WebTestBench dev apps by ``webtester.eval.benchmarks.real_apps``,
+which also prints its cross-validated figures). A Fail is claimed only above the model's threshold, and its
 evidence says which words of the item the app never showed and which states were searched.
 """
 
@@ -30,7 +28,6 @@ from webtester.baseline.crawl import CrawlState, StateGraph
 from webtester.models import Dimension
 
 MODEL_RESOURCE = "data/absence_model.json"
-OWN_ITEMS_MODEL_RESOURCE = "data/absence_model_own.json"
 STOP = frozenset("""
 a about above after again all also an and any are as at be been before being below between both but by can
 could did do does doing down during each either etc few for from further had has have having her here his how
@@ -269,10 +266,9 @@ def flag_items(probabilities: dict[Any, float], threshold: float, top_k: int, ra
 
 
 @cache
-def shipped_model(resource: str = MODEL_RESOURCE) -> AbsenceModel | None:
-    """A model shipped with the package (default: the one for given items; :data:`OWN_ITEMS_MODEL_RESOURCE` for
-    the tester's own items), or None when this build has none."""
-    path = resources.files("webtester.baseline").joinpath(resource)
+def shipped_model() -> AbsenceModel | None:
+    """The model shipped with the package, or None when this build has none."""
+    path = resources.files("webtester.baseline").joinpath(MODEL_RESOURCE)
     if not path.is_file():
         return None
     return AbsenceModel.from_dict(json.loads(path.read_text(encoding="utf-8")))

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from webtester.agents.base import AppPage, Checklist, ChecklistError, ItemBudget, PageOpener
-from webtester.baseline.absence import OWN_ITEMS_MODEL_RESOURCE, AbsenceModel, AppVocabulary, shipped_model
+from webtester.baseline.absence import AbsenceModel, AppVocabulary, shipped_model
 from webtester.baseline.checklist import number_items, plan_checklist
 from webtester.baseline.crawl import StateGraph, crawl
 from webtester.baseline.explore import Exploration, Explorer
@@ -69,11 +69,7 @@ class BaselineTester:
 
     def __init__(self, *, max_actions: int = 260, time_limit: float | None = 45.0, look_at_app: bool = True,
                  crawl_actions: int = 50, crawl_time: float = 20.0, prepare_seconds: float | None = 50.0,
-                 absence_model: AbsenceModel | None | Literal["shipped"] = "shipped",
-                 own_items_model: AbsenceModel | None = None) -> None:
-        """``absence_model``: the feature-search model (None: no feature search); ``"shipped"`` takes the package's
-        models, one for given items and one for the tester's own. ``own_items_model``: the model for the items of
-        the tester's own checklist (default: the shipped one with ``"shipped"``, else ``absence_model``)."""
+                 absence_model: AbsenceModel | None | Literal["shipped"] = "shipped") -> None:
         self.max_actions = max_actions
         self.time_limit = time_limit
         self.look_at_app = look_at_app
@@ -89,12 +85,7 @@ class BaselineTester:
         self._vocab: AppVocabulary | None = None
         self._flagged: set[str] | None = None  # items the feature-search rule fails (set by plan_detection)
         self._planned_for: tuple[str, ...] = ()
-        if absence_model == "shipped":
-            self.absence_model = shipped_model()
-            own_items_model = own_items_model or shipped_model(OWN_ITEMS_MODEL_RESOURCE)
-        else:
-            self.absence_model = absence_model
-        self.own_items_model = own_items_model if self.absence_model is not None and own_items_model else self.absence_model
+        self.absence_model = shipped_model() if absence_model == "shipped" else absence_model
 
     @classmethod
     def from_preparation(cls, folder: Path, *, with_plan: bool = True, **options: Any) -> "BaselineTester":
@@ -116,7 +107,6 @@ class BaselineTester:
                        "crawl_actions": self.crawl_actions, "crawl_seconds": self.crawl_time,
                        "prepare_seconds": self.prepare_seconds},
             "absence_model": self.absence_model.trained_on if self.absence_model else None,
-            "own_items_model": self.own_items_model.trained_on if self.own_items_model else None,
         }
 
     def start_instance(self, index: str, folder: Path) -> None:
@@ -241,12 +231,11 @@ class BaselineTester:
             if verdict.status is Status.failed:
                 verdict.evidence.trace = self._graph.trace or verdict.evidence.trace
                 return verdict
-        model = self._model_for(item)
-        if not self._searchable(item, verdict) or self._graph is None or model is None:
+        if not self._searchable(item, verdict) or self._graph is None or self.absence_model is None:
             return verdict
         vocab = self._vocabulary(instruction)
         flagged = item.id in self._flagged if self._flagged is not None else None
-        searched = with_feature_search(verdict, item, vocab, model, flagged=flagged)
+        searched = with_feature_search(verdict, item, vocab, self.absence_model, flagged=flagged)
         if searched.status is Status.failed:  # the search failed it from the crawl's views
             searched.evidence.trace = self._graph.trace or verdict.evidence.trace
         return searched
@@ -259,17 +248,10 @@ class BaselineTester:
             return
         vocab = self._vocabulary(instruction)
         # ranked over every item about a feature: when the app's most suspicious item already failed by a probe,
-        # the rank rule adds no Fail; the tester's own items and given ones are ranked each by their own model
-        self._flagged = set()
-        for model in {id(m): m for m in (self.absence_model, self.own_items_model) if m is not None}.values():
-            probabilities = {i.id: fail_probability(i, vocab, model) for i in items
-                             if self._about_a_feature(i) and self._model_for(i) is model}
-            self._flagged |= model.flagged(probabilities)
+        # the rank rule adds no Fail
+        probabilities = {i.id: fail_probability(i, vocab, self.absence_model) for i in items if self._about_a_feature(i)}
+        self._flagged = self.absence_model.flagged(probabilities)
         self._planned_for = key
-
-    def _model_for(self, item: TestItem) -> AbsenceModel | None:
-        """The feature-search model for ``item``: the own-items model for an item of the tester's checklist."""
-        return self.own_items_model if item.id in self._plan else self.absence_model
 
     def _probe_verdict(self, item: TestItem) -> Verdict:
         """The verdict of the probes alone (see :func:`~webtester.baseline.verdicts.decide`)."""
@@ -279,10 +261,6 @@ class BaselineTester:
         if planned is not None:
             return decide(item, self._exploration, rule=planned["rule"], target=planned["target"], planned=True)
         return decide(item, self._exploration)  # an item the baseline did not plan (oracle mode)
-
-    def searchable(self, item: TestItem) -> bool:
-        """Whether the feature search decides ``item``: the probes leave it unchecked and it is about a feature."""
-        return self._searchable(item, self._probe_verdict(item))
 
     def _searchable(self, item: TestItem, probes: Verdict) -> bool:
         """The feature search decides only what the probes left unchecked (an item they exercised without a
