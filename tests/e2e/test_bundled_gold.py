@@ -55,7 +55,7 @@ def test_clean_build_passes_the_checks_its_shipped_defects_fail(inst, browser):
     """Without its shipped defects the app passes the checks those defects fail (so each such check tells a
     defect from its absence). Every other check is already shown to pass with the shipped defects on
     (``test_shipped_build_matches_gold``), so it is not run again here."""
-    shipped = {d.id for d in inst.defects or [] if d.shipped}
+    shipped = set(inst.shipped_defects())
     items = [i.id for i in inst.checklist if i.defect in shipped]
     assert items, "no gold item depends on a shipped defect"
     with serve_app(inst, "clean") as server:
