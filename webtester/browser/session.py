@@ -41,16 +41,6 @@ _SETTLE_JS = """([quiet, limit]) => new Promise((resolve) => {
 })"""
 
 
-def wait_for_quiet(page: Any, quiet_ms: int, limit_ms: int) -> None:
-    """Wait until the page's DOM has not changed for ``quiet_ms`` (counted from two animation frames after the
-    call, so a change the last action scheduled for the next frame is seen), at most ``limit_ms`` in all; a page
-    that stopped responding is left to its watchdog (its next call says so)."""
-    try:
-        evaluate(page, _SETTLE_JS, [quiet_ms, int(limit_ms)], waits_s=limit_ms / 1000)
-    except Exception:
-        pass
-
-
 # Resolves at the next change of the DOM, or after ``limit`` ms.
 _NEXT_CHANGE_JS = """(limit) => new Promise((resolve) => {
   const observer = new MutationObserver(() => { observer.disconnect(); resolve(true); });
@@ -194,7 +184,10 @@ class ItemPage:
             self.page.wait_for_load_state("load", timeout=timeout_ms)
         except Exception:
             pass
-        wait_for_quiet(self.page, quiet_ms, int(timeout_ms))
+        try:
+            evaluate(self.page, _SETTLE_JS, [quiet_ms, int(timeout_ms)], waits_s=timeout_ms / 1000)
+        except Exception:  # a page that stopped responding is in page_errors, and its next call says so
+            pass
 
     def wait_for_route(self, before: Observation, after: Observation) -> bool:
         """After an action moved to another URL but the page still shows the old content (a single-page app's

@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Page
 
 from webtester.browser.confinement import origin_of
-from webtester.browser.session import ACTION_TIMEOUT_MS, wait_for_quiet
+from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import PageUnresponsive, evaluate, navigate, watchdog_of
 from webtester.models import ActionRecord
 from webtester.probes.findings import Finding, ProbeLog, ScreenshotTaker
@@ -67,11 +67,6 @@ BUSY_JS = r"""([sel]) => {
 }"""
 BUSY_WAIT_MS = 4000  # the longest wait for an app that simulates a slow server after an action
 BLANK_CONFIRM_MS = 1500  # a page still blank this long after the first look has not merely been slow to render
-#: a page whose DOM has not changed this long after an action has finished reacting to it (a longer reaction
-#: shows it is busy, see :meth:`ProbeSession.wait_while_busy`, or changes the DOM on its way)
-SETTLE_QUIET_MS = 80
-#: the time two animation frames take (the quiet wait starts after them)
-FRAMES_MS = 40
 
 
 @dataclass(frozen=True)
@@ -152,15 +147,16 @@ class ProbeSession:
             raise BudgetExceeded("wall time limit reached (the recording of the steps included)")
 
     def settle(self, extra_ms: int | None = None) -> None:
-        """Let the page react: its DOM content loaded, then until the DOM has not changed for
-        :data:`SETTLE_QUIET_MS` after two animation frames (or for ``extra_ms`` when that is shorter), at most
-        ``extra_ms`` (default ``settle_ms``) and the frames in all."""
+        """Let the page react: load state, two animation frames, then a short pause."""
         try:
             self.page.wait_for_load_state("domcontentloaded", timeout=3000)
         except Exception:
             pass
-        wait_ms = self.settle_ms if extra_ms is None else extra_ms
-        wait_for_quiet(self.page, min(wait_ms, SETTLE_QUIET_MS), wait_ms + FRAMES_MS)
+        try:
+            evaluate(self.page, "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        except Exception:
+            pass
+        self.page.wait_for_timeout(self.settle_ms if extra_ms is None else extra_ms)
 
     def wait_while_busy(self, control: str | None = None) -> None:
         """Wait (at most :data:`BUSY_WAIT_MS`) while the page shows it is still working on the action just taken
