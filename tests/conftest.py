@@ -5,7 +5,7 @@
 - ``tests/e2e``: whole runs (workflow, CLI, bench, demo, gold checks of the bundled apps, the notebook).
 
 Each test gets its folder's marker, so ``pytest -m unit`` or ``pytest -m "not e2e"`` select a layer.
-``scripts/test.sh`` runs two pytest-xdist workers that take whole files (``--dist loadfile``), so a module's
+``scripts/test.sh`` runs three pytest-xdist workers that take whole files (``--dist loadfile``), so a module's
 expensive fixture (a baseline run, a trained judge) is built once.
 """
 
