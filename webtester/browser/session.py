@@ -168,11 +168,13 @@ class ItemPage:
             popup.wait_for_load_state("commit", timeout=2_000)
         except Exception:
             pass
-        self.evidence.add("popups", f"{popup.url} (closed; the test continues in the original tab)")
+        url = popup.url
         try:
             popup.close()
         except Exception:
             pass
+        # recorded once the tab is closed, so whoever reads the record sees the tab gone
+        self.evidence.add("popups", f"{url} (closed; the test continues in the original tab)")
 
     # -- helpers used by the tools
 
