@@ -335,7 +335,7 @@ class Explorer:
                 probed.append(self._lists(read_model(self.page), probed))
 
         with self._phase("forms"):
-            for spot in self.forms:
+            for spot in battery_order(self.forms):
                 sess.step(f"form battery: {spot.name}")
                 probe_form(sess, spot.name, self._reopen(spot), reopen_here=self._reopen_here(spot),
                            list_pages=list(dict.fromkeys([spot.url, self.start_url])))
@@ -466,6 +466,26 @@ class Explorer:
 
 
 _FIELD_ROLES = {"text", "email", "number", "tel", "url", "date", "datetime-local", "time", "password", "textarea", "combobox"}
+
+
+#: Form names of accounts, settings and edits of existing entries: their batteries run after the others.
+_LATER_FORM = re.compile(r"\b(sign|log)\s?(in|up)\b|\blogin\b|\bregist|\baccount\b|\bpassword\b|\bsettings?\b|"
+                         r"\bprofile\b|\bpreferences?\b|\bedit\b|\bupdate\b|\bchanges\b", re.IGNORECASE)
+#: Form names that create an entry of the app's own data (add, create, new, post ...): their batteries run first.
+_CREATING_FORM = re.compile(r"^\s*(add|create|new|post|log|submit|book|reserve|schedule|apply|publish|send|write|"
+                            r"upload|register|make|start|plan|save|confirm)\b", re.IGNORECASE)
+#: A route that holds a form for a new entry (``/meeting/new``, ``/tasks/create``).
+_CREATING_ROUTE = re.compile(r"/(new|create|add)\b", re.IGNORECASE)
+
+
+def battery_order(forms: list[_FormSpot]) -> list[_FormSpot]:
+    """The order the form batteries run in when time may not last for all: forms that create the app's own entries
+    first, then the others, then accounts, settings and edits of existing entries; otherwise as found."""
+    def rank(spot: _FormSpot) -> int:
+        if _LATER_FORM.search(spot.name):
+            return 2
+        return 0 if _CREATING_FORM.search(spot.name) or _CREATING_ROUTE.search(urldefrag(spot.url)[0]) else 1
+    return sorted(forms, key=rank)
 
 
 def _opener(edge: CrawlEdge) -> str:
