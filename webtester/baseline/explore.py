@@ -23,7 +23,7 @@ from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.deletion import probe_delete_confirmation
 from webtester.probes.editing import probe_listed_edit
-from webtester.probes.forms import probe_form
+from webtester.probes.forms import CHANGING, probe_form
 from webtester.probes.lists import ListProbe, search_fields
 from webtester.probes.pagemodel import FormModel, PageModel, read_model
 from webtester.probes.scan import (
@@ -468,9 +468,9 @@ class Explorer:
 _FIELD_ROLES = {"text", "email", "number", "tel", "url", "date", "datetime-local", "time", "password", "textarea", "combobox"}
 
 
-#: Form names of accounts, settings and edits of existing entries: their batteries run after the others.
-_LATER_FORM = re.compile(r"\b(sign|log)\s?(in|up)\b|\blogin\b|\bregist|\baccount\b|\bpassword\b|\bsettings?\b|"
-                         r"\bprofile\b|\bpreferences?\b|\bedit\b|\bupdate\b|\bchanges\b", re.IGNORECASE)
+#: Form names of accounts and sign-in: their batteries run last, with the forms that change what exists.
+_ACCOUNT_FORM = re.compile(r"\b(sign|log)\s?(in|up)\b|\blogin\b|\bregist|\baccount\b|\bpassword\b|\bprofile\b",
+                           re.IGNORECASE)
 #: Form names that create an entry of the app's own data (add, create, new, post ...): their batteries run first.
 _CREATING_FORM = re.compile(r"^\s*(add|create|new|post|log|submit|book|reserve|schedule|apply|publish|send|write|"
                             r"upload|register|make|start|plan|save|confirm)\b", re.IGNORECASE)
@@ -482,7 +482,7 @@ def battery_order(forms: list[_FormSpot]) -> list[_FormSpot]:
     """The order the form batteries run in when time may not last for all: forms that create the app's own entries
     first, then the others, then accounts, settings and edits of existing entries; otherwise as found."""
     def rank(spot: _FormSpot) -> int:
-        if _LATER_FORM.search(spot.name):
+        if _ACCOUNT_FORM.search(spot.name) or CHANGING.search(spot.name):
             return 2
         return 0 if _CREATING_FORM.search(spot.name) or _CREATING_ROUTE.search(urldefrag(spot.url)[0]) else 1
     return sorted(forms, key=rank)

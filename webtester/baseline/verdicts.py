@@ -20,6 +20,7 @@ from webtester.baseline.absence import AbsenceModel, AppVocabulary, offered_cont
 from webtester.baseline.checklist import rules_for_text
 from webtester.baseline.explore import Exploration
 from webtester.models import ActionRecord, BugReport, Evidence, Status, TestItem, Verdict
+from webtester.probes.forms import CHANGING
 
 #: finding probe -> the rules it can decide
 PROBE_RULES: dict[str, tuple[str, ...]] = {
@@ -112,7 +113,6 @@ def _form(record: dict) -> str:
 
 #: a form that changes what exists (an entry's edit form, the app's settings) rather than creating an entry
 CHANGING_FORM = re.compile(r"^(?:edit|update|modify|change|rename|settings|preferences|save changes)\b", re.IGNORECASE)
-CHANGING = re.compile(r"\b(?:edit|updat|modif|chang|renam|setting|preference)\w*", re.IGNORECASE)
 
 
 def _other_flow(record: dict, record_rule: str, item_text: str) -> bool:

@@ -47,6 +47,8 @@ END_LABEL = re.compile(r"\b(end|ends|to|until|finish|check[- ]?out|return|closes
 PAST_DAYS, FUTURE_DAYS = 400, 5 * 365  # clearly in the past / far in the future, whatever today's date
 #: forms that create nothing: sending the same data again is no duplicate
 NOT_CREATING = re.compile(r"\b(sign ?in|log ?in|login|password|subscribe|newsletter|search|filter)\b", re.IGNORECASE)
+#: words of changing what exists (an edit, an update, settings, preferences) rather than creating an entry
+CHANGING = re.compile(r"\b(?:edit|updat|modif|chang|renam|setting|preference)\w*", re.IGNORECASE)
 
 #: the button of a wizard's step
 STEP_WORDS = re.compile(r"^\s*(next|continue)\b", re.IGNORECASE)
