@@ -353,65 +353,46 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
             sess.ok("required", where, "an empty submission was rejected with a message", expect=[empty_checks[0]], steps=empty_steps)
     _after_valid(sess, form, where, valid)
 
-    # 3. invalid values, one field at a time
-    probes: list[tuple[Field, str, str]] = []
-    for f in form.fields:
-        if f.optional or not f.visible or f.disabled:
-            continue
-        if f.kind == "number" and ((low := None if f.min is None else _num(f.min)) is None or low >= 0):
-            probes.append((f, "-5", "a negative number"))
-        elif f.kind == "email" or (f.kind == "text" and re.search(r"e-?mail", f.label, re.I)):
-            probes.append((f, "name.example.com", "an email address without @"))
-    for f, bad, what in probes[:max_fields]:
-        form = reopen()
-        if form is None:
-            return
-        f = next((x for x in form.fields if x.sel == f.sel), f)
-        token = sess.token()
-        fill_form(sess, form, token)
-        _set_value(sess, f, bad)
-        disabled = form_state(sess, form).get("disabled")
-        label = f'field "{f.label}" of {where}'
-        if disabled:
-            _corrected(sess, form, f, token, label, bad, f"after {what} was corrected")
-            sess.ok("invalid-input", label, f"{what} ({bad!r}) disabled the submit button")
-            continue
-        result = submit(sess, form, token)
-        sess.step(f"{label}: submitted {what} ({bad!r})")
-        if result is None:
-            continue
-        found = ("invalid-input-accepted", f"{what} ({bad!r}) in \"{f.label}\" was accepted without an error")
-        refused = _refusal_outcome(sess, form, result, valid, label, found, ("invalid-input", f"{what} ({bad!r}) was rejected"),
-                                   field=f.label, value=bad, new_text=result.new_lines[:5])
-        if refused and result.form_after.get("visible"):
-            _corrected(sess, form, f, token, label, bad, "after a rejected submission and a corrected value")
-
-    # 3b. dates far in the past or the future, and an end date before its start date
+    # 3. dates far in the past or the future, and an end date before its start date; 4. the same data submitted
+    # twice (not for forms that create nothing, e.g. signing in). These two find most real defects: they run
+    # before the rarer probes, in case time does not last
     if not _date_probes(sess, form, where, valid, reopen):
         return
+    if not NOT_CREATING.search(f"{name} {form.submit_text}"):
+        _duplicate_probe(sess, where, valid, reopen, reopen_here, list_pages)
 
-    # 3c. a form that refuses to be empty must refuse text fields holding only spaces
+    # 5. a form that refuses to be empty must refuse text fields holding only spaces
     if (empty_blocked or (empty is not None and empty.rejected)) and not _blank_probe(sess, where, valid, reopen):
         return
+    # 6. a required choice left unset, 7. options marked unavailable, 8. invalid values, one field at a time
+    if _required_choice_probe(sess, form, where, valid, reopen) and _unavailable_option_probe(sess, form, where, valid, reopen):
+        _invalid_value_probes(sess, form, where, valid, reopen, max_fields)
 
-    # 4. a required choice (a radio group or a custom select with nothing chosen by default) left unset
+
+def _required_choice_probe(sess: ProbeSession, form: FormModel, where: str, valid: Submission, reopen: Reopen) -> bool:
+    """A required choice (a radio group or a custom select with nothing chosen by default) left unset: a finding
+    when the form accepts it like the valid submission. False when the form could not be opened again."""
     for group, choice in unset_choices(form)[:1]:
-        form = reopen()
-        if form is None:
-            return
+        now = reopen()
+        if now is None:
+            return False
         token = sess.token()
-        fill_form(sess, form, token, skip={group})
-        result = submit(sess, form, token)
+        fill_form(sess, now, token, skip={group})
+        result = submit(sess, now, token)
         label = f'choice "{choice}" of {where}'
         sess.step(f"{label}: submitted without choosing")
-        rejected, accepted = _checks(sess, form, result)
+        rejected, accepted = _checks(sess, now, result)
         if result is not None and result.accepted_like(valid):
             sess.found("required-field-not-enforced", label, f"the form was accepted without a choice for \"{choice}\"",
                        full=True, expect=[accepted], field=choice)
         elif result is not None and result.rejected:
             sess.ok("required-choice", label, "submitting without a choice was rejected", expect=[rejected])
+    return True
 
-    # 5. options marked unavailable (sold out, full ...)
+
+def _unavailable_option_probe(sess: ProbeSession, form: FormModel, where: str, valid: Submission, reopen: Reopen) -> bool:
+    """The first option marked unavailable (sold out, full ...) of a select, chosen: a finding when the form accepts it
+    like the valid submission. False when the form could not be opened again."""
     for f in form.fields:
         if f.kind != "select":
             continue
@@ -423,24 +404,58 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
         if unavailable["disabled"]:
             sess.ok("unavailable-option", label, "the option is disabled")
             continue
-        form = reopen()
-        if form is None:
-            return
+        now = reopen()
+        if now is None:
+            return False
         token = sess.token()
-        fill_form(sess, form, token, choose={f.sel: unavailable["value"]})
-        result = submit(sess, form, token)
+        fill_form(sess, now, token, choose={f.sel: unavailable["value"]})
+        result = submit(sess, now, token)
         sess.step(f"{label}: submitted with this option")
-        rejected, accepted = _checks(sess, form, result)
+        rejected, accepted = _checks(sess, now, result)
         if result is not None and result.accepted_like(valid):
             sess.found("unavailable-option-accepted", label, f"choosing \"{unavailable['text']}\" was accepted", full=True,
                        expect=[accepted], field=f.label, option=unavailable["text"])
         elif result is not None and result.rejected:
             sess.ok("unavailable-option", label, "choosing it was rejected", expect=[rejected])
         break
+    return True
 
-    # 6. the same data submitted twice (not for forms that create nothing, e.g. signing in)
-    if not NOT_CREATING.search(f"{name} {form.submit_text}"):
-        _duplicate_probe(sess, where, valid, reopen, reopen_here, list_pages)
+
+def _invalid_value_probes(sess: ProbeSession, form: FormModel, where: str, valid: Submission, reopen: Reopen,
+                          max_fields: int) -> None:
+    """Invalid values (a negative number, an e-mail address without @) in up to ``max_fields`` fields, one field at a
+    time: a finding when one is accepted like the valid submission."""
+    probes: list[tuple[Field, str, str]] = []
+    for f in form.fields:
+        if f.optional or not f.visible or f.disabled:
+            continue
+        if f.kind == "number" and ((low := None if f.min is None else _num(f.min)) is None or low >= 0):
+            probes.append((f, "-5", "a negative number"))
+        elif f.kind == "email" or (f.kind == "text" and re.search(r"e-?mail", f.label, re.I)):
+            probes.append((f, "name.example.com", "an email address without @"))
+    for f, bad, what in probes[:max_fields]:
+        now = reopen()
+        if now is None:
+            return
+        f = next((x for x in now.fields if x.sel == f.sel), f)
+        token = sess.token()
+        fill_form(sess, now, token)
+        _set_value(sess, f, bad)
+        disabled = form_state(sess, now).get("disabled")
+        label = f'field "{f.label}" of {where}'
+        if disabled:
+            _corrected(sess, now, f, token, label, bad, f"after {what} was corrected")
+            sess.ok("invalid-input", label, f"{what} ({bad!r}) disabled the submit button")
+            continue
+        result = submit(sess, now, token)
+        sess.step(f"{label}: submitted {what} ({bad!r})")
+        if result is None:
+            continue
+        found = ("invalid-input-accepted", f"{what} ({bad!r}) in \"{f.label}\" was accepted without an error")
+        refused = _refusal_outcome(sess, now, result, valid, label, found, ("invalid-input", f"{what} ({bad!r}) was rejected"),
+                                   field=f.label, value=bad, new_text=result.new_lines[:5])
+        if refused and result.form_after.get("visible"):
+            _corrected(sess, now, f, token, label, bad, "after a rejected submission and a corrected value")
 
 
 #: a rejection asking for one part of a list inside the form ("Please add at least one role")
