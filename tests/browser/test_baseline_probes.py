@@ -107,12 +107,13 @@ def test_probes_fire_on_defects(session, tmp_path, name, run, expected):
         assert f.message and f.element and f.page_url.startswith("http")
         assert f.screenshot and (tmp_path / f.screenshot).is_file()
     if name == "forms.html":
-        # the same data twice (with the dates, what finds most real defects) runs before the invalid values, in
-        # case the time runs out during the battery
+        # each kind of submission is tried once before any is tried again (in case the time runs out during the
+        # battery): the same data twice (with the dates, what finds most real defects) comes after the first
+        # invalid value (Amount) and before the second (Email)
         steps = sess.log.steps
         twice = next(i for i, s in enumerate(steps) if "submitted the same data" in s)
-        invalid = next(i for i, s in enumerate(steps) if "submitted a negative number" in s or "without @" in s)
-        assert twice < invalid, steps
+        invalid = [i for i, s in enumerate(steps) if "submitted a negative number" in s or "without @" in s]
+        assert len(invalid) == 2 and invalid[0] < twice < invalid[1], steps
 
 
 @pytest.mark.parametrize("name, run, expected", CASES, ids=[c[0] for c in CASES])
@@ -270,6 +271,15 @@ def test_controls_repeated_in_every_row_are_clicked_a_few_times_whatever_their_g
     clicked = [c.element for c in sess.log.covered if c.probe == "dead-control"]
     assert sum(":r" in c for c in clicked) == 2, clicked
     assert any('"New tag"' in c for c in clicked), clicked
+
+
+def test_the_controls_that_create_an_entry_are_clicked_first(session):
+    """"+ Add Expense" comes last on the page: with time (here: room) for only two controls, it is one of them, so
+    the form it opens reaches the form probes."""
+    sess = session("creating_last.html", bad=False)
+    probe_controls(sess, max_controls=2)
+    clicked = [c.element for c in sess.log.covered if c.probe == "dead-control"]
+    assert len(clicked) == 2 and '"+ Add Expense"' in clicked[0], clicked
 
 
 def test_a_button_that_adds_a_block_of_fields_to_an_editor_is_no_form_submission(session):

@@ -23,7 +23,7 @@ from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.deletion import probe_delete_confirmation
 from webtester.probes.editing import probe_listed_edit
-from webtester.probes.forms import CHANGING, probe_form
+from webtester.probes.forms import CHANGING, CREATING, probe_form
 from webtester.probes.lists import ListProbe, search_fields
 from webtester.probes.pagemodel import FormModel, PageModel, read_model
 from webtester.probes.scan import (
@@ -471,9 +471,6 @@ _FIELD_ROLES = {"text", "email", "number", "tel", "url", "date", "datetime-local
 #: Form names of accounts and sign-in: their batteries run last, with the forms that change what exists.
 _ACCOUNT_FORM = re.compile(r"\b(sign|log)\s?(in|up)\b|\blogin\b|\bregist|\baccount\b|\bpassword\b|\bprofile\b",
                            re.IGNORECASE)
-#: Form names that create an entry of the app's own data (add, create, new, post ...): their batteries run first.
-_CREATING_FORM = re.compile(r"^\s*(add|create|new|post|log|submit|book|reserve|schedule|apply|publish|send|write|"
-                            r"upload|register|make|start|plan|save|confirm)\b", re.IGNORECASE)
 #: A route that holds a form for a new entry (``/meeting/new``, ``/tasks/create``).
 _CREATING_ROUTE = re.compile(r"/(new|create|add)\b", re.IGNORECASE)
 
@@ -484,7 +481,7 @@ def battery_order(forms: list[_FormSpot]) -> list[_FormSpot]:
     def rank(spot: _FormSpot) -> int:
         if _ACCOUNT_FORM.search(spot.name) or CHANGING.search(spot.name):
             return 2
-        return 0 if _CREATING_FORM.search(spot.name) or _CREATING_ROUTE.search(urldefrag(spot.url)[0]) else 1
+        return 0 if CREATING.search(spot.name) or _CREATING_ROUTE.search(urldefrag(spot.url)[0]) else 1
     return sorted(forms, key=rank)
 
 

@@ -14,13 +14,14 @@ from webtester.browser.locators import Reusable
 from webtester.browser.watchdog import bounded, evaluate, matches
 from webtester.models import ActionRecord
 from webtester.probes.findings import describe_element
+from webtester.probes.forms import CREATING
 from webtester.probes.journal import Outcome, css
 from webtester.probes.scan import SELECTOR_JS
 from webtester.probes.session import ProbeSession
 
 SKIP_TEXT = re.compile(r"^\s*(reset|clear|today|cancel|close|×|✕|skip to)|\b(delete|remove|sign out|log out)\b", re.IGNORECASE)
 
-_CONTROLS_JS = r"""([limit, perGroup]) => {
+_CONTROLS_JS = r"""([limit, perGroup, first]) => {
   const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   // the highlighted one of a group of like controls (a tab bar, filter chips): the only one with an accent colour
   const ACCENT = /^(?:bg|text|border)-(?:primary|accent|secondary)(?:-foreground)?(?:\/\d+)?$/;
@@ -60,9 +61,11 @@ _CONTROLS_JS = r"""([limit, perGroup]) => {
     groups[key] = (groups[key] || 0) + 1;
     if (groups[key] > perGroup) continue;
     out.push({sel, text: (el.innerText || el.getAttribute('aria-label') || '').trim().slice(0, 60)});
-    if (out.length >= limit) break;
   }
-  return out;
+  // the controls whose name matches ``first`` come first (in page order among themselves), then the others
+  const firstRe = first ? new RegExp(first, 'i') : null;
+  const ahead = c => firstRe && firstRe.test(c.text) ? 0 : 1;
+  return out.map((c, i) => [c, i]).sort((a, b) => ahead(a[0]) - ahead(b[0]) || a[1] - b[1]).map(p => p[0]).slice(0, limit);
 }"""
 
 _FINGERPRINT_JS = r"""() => {
@@ -116,12 +119,14 @@ def _unchanged(before: dict, after: dict) -> bool:
 
 
 def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int = 2,
-                   on_change: OnChange | None = None) -> None:
-    """Click the controls of the page the session is on (see the module docstring)."""
+                   on_change: OnChange | None = None, first: re.Pattern[str] | None = CREATING) -> None:
+    """Click the controls of the page the session is on (see the module docstring): those whose name ``first``
+    matches (default: the ones that create an entry, whose forms the form probes need) before the others, in case
+    the time runs out."""
     page = sess.page
     url = page.url
     evaluate(page, SELECTOR_JS)
-    controls = evaluate(page, _CONTROLS_JS, [max_controls, per_group])
+    controls = evaluate(page, _CONTROLS_JS, [max_controls, per_group, first.pattern if first else None])
     for control in controls:
         if SKIP_TEXT.search(control["text"]):
             continue

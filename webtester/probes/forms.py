@@ -49,6 +49,10 @@ PAST_DAYS, FUTURE_DAYS = 400, 5 * 365  # clearly in the past / far in the future
 NOT_CREATING = re.compile(r"\b(sign ?in|log ?in|login|password|subscribe|newsletter|search|filter)\b", re.IGNORECASE)
 #: words of changing what exists (an edit, an update, settings, preferences) rather than creating an entry
 CHANGING = re.compile(r"\b(?:edit|updat|modif|chang|renam|setting|preference)\w*", re.IGNORECASE)
+#: a name (a form's, a button's) that starts with creating an entry of the app's own data (add, create, new, post ...),
+#: after any icon or "+" before it
+CREATING = re.compile(r"^\W*(add|create|new|post|log|submit|book|reserve|schedule|apply|publish|send|write|"
+                      r"upload|register|make|start|plan|save|confirm)\b", re.IGNORECASE)
 
 #: the button of a wizard's step
 STEP_WORDS = re.compile(r"^\s*(next|continue)\b", re.IGNORECASE)
@@ -353,20 +357,23 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
             sess.ok("required", where, "an empty submission was rejected with a message", expect=[empty_checks[0]], steps=empty_steps)
     _after_valid(sess, form, where, valid)
 
-    # 3. dates far in the past or the future, and an end date before its start date; 4. the same data submitted
-    # twice (not for forms that create nothing, e.g. signing in). These two find most real defects: they run
-    # before the rarer probes, in case time does not last
+    # 3. an invalid value in the first field that can hold one; 4. dates far in the past or the future, and an end
+    # date before its start date; 5. the same data submitted twice (not for forms that create nothing, e.g. signing
+    # in). Each kind is tried once before any is tried again: the dates and the repeat find most real defects,
+    # and the time may not last for the whole battery
+    if not _invalid_value_probes(sess, form, where, valid, reopen, range(0, 1)):
+        return
     if not _date_probes(sess, form, where, valid, reopen):
         return
     if not NOT_CREATING.search(f"{name} {form.submit_text}"):
         _duplicate_probe(sess, where, valid, reopen, reopen_here, list_pages)
 
-    # 5. a form that refuses to be empty must refuse text fields holding only spaces
+    # 6. a form that refuses to be empty must refuse text fields holding only spaces
     if (empty_blocked or (empty is not None and empty.rejected)) and not _blank_probe(sess, where, valid, reopen):
         return
-    # 6. a required choice left unset, 7. options marked unavailable, 8. invalid values, one field at a time
+    # 7. a required choice left unset, 8. options marked unavailable, 9. invalid values in the other fields
     if _required_choice_probe(sess, form, where, valid, reopen) and _unavailable_option_probe(sess, form, where, valid, reopen):
-        _invalid_value_probes(sess, form, where, valid, reopen, max_fields)
+        _invalid_value_probes(sess, form, where, valid, reopen, range(1, max_fields))
 
 
 def _required_choice_probe(sess: ProbeSession, form: FormModel, where: str, valid: Submission, reopen: Reopen) -> bool:
@@ -422,9 +429,10 @@ def _unavailable_option_probe(sess: ProbeSession, form: FormModel, where: str, v
 
 
 def _invalid_value_probes(sess: ProbeSession, form: FormModel, where: str, valid: Submission, reopen: Reopen,
-                          max_fields: int) -> None:
-    """Invalid values (a negative number, an e-mail address without @) in up to ``max_fields`` fields, one field at a
-    time: a finding when one is accepted like the valid submission."""
+                          which: range) -> bool:
+    """Invalid values (a negative number, an e-mail address without @), one field at a time, in the fields ``which``
+    picks out of those that can hold one (in the form's order): a finding when one is accepted like the valid
+    submission. False when the form could not be opened again."""
     probes: list[tuple[Field, str, str]] = []
     for f in form.fields:
         if f.optional or not f.visible or f.disabled:
@@ -433,10 +441,10 @@ def _invalid_value_probes(sess: ProbeSession, form: FormModel, where: str, valid
             probes.append((f, "-5", "a negative number"))
         elif f.kind == "email" or (f.kind == "text" and re.search(r"e-?mail", f.label, re.I)):
             probes.append((f, "name.example.com", "an email address without @"))
-    for f, bad, what in probes[:max_fields]:
+    for f, bad, what in probes[which.start:which.stop]:
         now = reopen()
         if now is None:
-            return
+            return False
         f = next((x for x in now.fields if x.sel == f.sel), f)
         token = sess.token()
         fill_form(sess, now, token)
@@ -456,6 +464,7 @@ def _invalid_value_probes(sess: ProbeSession, form: FormModel, where: str, valid
                                    field=f.label, value=bad, new_text=result.new_lines[:5])
         if refused and result.form_after.get("visible"):
             _corrected(sess, now, f, token, label, bad, "after a rejected submission and a corrected value")
+    return True
 
 
 #: a rejection asking for one part of a list inside the form ("Please add at least one role")
