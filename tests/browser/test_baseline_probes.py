@@ -106,14 +106,6 @@ def test_probes_fire_on_defects(session, tmp_path, name, run, expected):
     for f in sess.log.findings:
         assert f.message and f.element and f.page_url.startswith("http")
         assert f.screenshot and (tmp_path / f.screenshot).is_file()
-    if name == "forms.html":
-        # each kind of submission is tried once before any is tried again (in case the time runs out during the
-        # battery): the same data twice (with the dates, what finds most real defects) comes after the first
-        # invalid value (Amount) and before the second (Email)
-        steps = sess.log.steps
-        twice = next(i for i, s in enumerate(steps) if "submitted the same data" in s)
-        invalid = [i for i, s in enumerate(steps) if "submitted a negative number" in s or "without @" in s]
-        assert len(invalid) == 2 and invalid[0] < twice < invalid[1], steps
 
 
 @pytest.mark.parametrize("name, run, expected", CASES, ids=[c[0] for c in CASES])

@@ -357,23 +357,21 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
             sess.ok("required", where, "an empty submission was rejected with a message", expect=[empty_checks[0]], steps=empty_steps)
     _after_valid(sess, form, where, valid)
 
-    # 3. an invalid value in the first field that can hold one; 4. dates far in the past or the future, and an end
-    # date before its start date; 5. the same data submitted twice (not for forms that create nothing, e.g. signing
-    # in). Each kind is tried once before any is tried again: the dates and the repeat find most real defects,
-    # and the time may not last for the whole battery
-    if not _invalid_value_probes(sess, form, where, valid, reopen, range(0, 1)):
+    # 3. invalid values, one field at a time; 4. dates far in the past or the future, and an end date before its
+    # start date
+    if not _invalid_value_probes(sess, form, where, valid, reopen, range(max_fields)) or \
+            not _date_probes(sess, form, where, valid, reopen):
         return
-    if not _date_probes(sess, form, where, valid, reopen):
-        return
-    if not NOT_CREATING.search(f"{name} {form.submit_text}"):
-        _duplicate_probe(sess, where, valid, reopen, reopen_here, list_pages)
-
-    # 6. a form that refuses to be empty must refuse text fields holding only spaces
+    # 5. a form that refuses to be empty must refuse text fields holding only spaces
     if (empty_blocked or (empty is not None and empty.rejected)) and not _blank_probe(sess, where, valid, reopen):
         return
-    # 7. a required choice left unset, 8. options marked unavailable, 9. invalid values in the other fields
-    if _required_choice_probe(sess, form, where, valid, reopen) and _unavailable_option_probe(sess, form, where, valid, reopen):
-        _invalid_value_probes(sess, form, where, valid, reopen, range(1, max_fields))
+    # 6. a required choice left unset, 7. options marked unavailable
+    if not _required_choice_probe(sess, form, where, valid, reopen) or \
+            not _unavailable_option_probe(sess, form, where, valid, reopen):
+        return
+    # 8. the same data submitted twice (not for forms that create nothing, e.g. signing in)
+    if not NOT_CREATING.search(f"{name} {form.submit_text}"):
+        _duplicate_probe(sess, where, valid, reopen, reopen_here, list_pages)
 
 
 def _required_choice_probe(sess: ProbeSession, form: FormModel, where: str, valid: Submission, reopen: Reopen) -> bool:
