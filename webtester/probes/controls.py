@@ -62,10 +62,10 @@ _CONTROLS_JS = r"""([limit, perGroup, first]) => {
     if (groups[key] > perGroup) continue;
     out.push({sel, text: (el.innerText || el.getAttribute('aria-label') || '').trim().slice(0, 60)});
   }
-  // the controls whose name matches ``first`` come first (in page order among themselves), then the others
+  // the controls whose name matches ``first`` come first, then the others (the sort is stable: page order within each)
   const firstRe = first ? new RegExp(first, 'i') : null;
   const ahead = c => firstRe && firstRe.test(c.text) ? 0 : 1;
-  return out.map((c, i) => [c, i]).sort((a, b) => ahead(a[0]) - ahead(b[0]) || a[1] - b[1]).map(p => p[0]).slice(0, limit);
+  return out.sort((a, b) => ahead(a) - ahead(b)).slice(0, limit);
 }"""
 
 _FINGERPRINT_JS = r"""() => {

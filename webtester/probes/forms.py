@@ -359,7 +359,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
 
     # 3. invalid values, one field at a time; 4. dates far in the past or the future, and an end date before its
     # start date
-    if not _invalid_value_probes(sess, form, where, valid, reopen, range(max_fields)) or \
+    if not _invalid_value_probes(sess, form, where, valid, reopen, max_fields) or \
             not _date_probes(sess, form, where, valid, reopen):
         return
     # 5. a form that refuses to be empty must refuse text fields holding only spaces
@@ -427,10 +427,10 @@ def _unavailable_option_probe(sess: ProbeSession, form: FormModel, where: str, v
 
 
 def _invalid_value_probes(sess: ProbeSession, form: FormModel, where: str, valid: Submission, reopen: Reopen,
-                          which: range) -> bool:
-    """Invalid values (a negative number, an e-mail address without @), one field at a time, in the fields ``which``
-    picks out of those that can hold one (in the form's order): a finding when one is accepted like the valid
-    submission. False when the form could not be opened again."""
+                          max_fields: int) -> bool:
+    """Invalid values (a negative number, an e-mail address without @), one field at a time, in the first
+    ``max_fields`` fields that can hold one: a finding when one is accepted like the valid submission. False when
+    the form could not be opened again."""
     probes: list[tuple[Field, str, str]] = []
     for f in form.fields:
         if f.optional or not f.visible or f.disabled:
@@ -439,7 +439,7 @@ def _invalid_value_probes(sess: ProbeSession, form: FormModel, where: str, valid
             probes.append((f, "-5", "a negative number"))
         elif f.kind == "email" or (f.kind == "text" and re.search(r"e-?mail", f.label, re.I)):
             probes.append((f, "name.example.com", "an email address without @"))
-    for f, bad, what in probes[which.start:which.stop]:
+    for f, bad, what in probes[:max_fields]:
         now = reopen()
         if now is None:
             return False
