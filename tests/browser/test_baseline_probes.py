@@ -579,3 +579,26 @@ def test_a_calendar_without_a_today_marker_is_read_by_its_month_and_day_numbers(
         assert chosen == str(today - 1) and sess.page.locator("#when").inner_text().endswith(f"-{today - 1}")
     else:
         assert chosen == ""
+
+
+@pytest.mark.parametrize("bad", [True, False])
+def test_a_field_the_form_accepts_empty_is_a_finding_about_that_field(session, bad):
+    """The form refuses to be empty; filled in only in its first text field, it creates the task without the due date
+    (``bad``) or refuses it. The labels stand beside the fields without being tied to them, and name the findings; a
+    field marked optional is not left empty. The finding fails an item that names the due date as required, not one
+    about another field."""
+    sess = session("required_fields.html", bad)
+    probe_form(sess, "Create Task", lambda: (sess.goto(), read_model(sess.page).forms[0])[1])
+    fields = [f.details["field"] for f in sess.log.findings if f.probe == "empty-field-accepted"]
+    covered = [c for c in sess.log.covered if c.probe == "required" and "left empty" in c.element]
+    if not bad:
+        assert not fields and covered and "'Due Date'" in covered[0].element
+        return
+    assert fields == ["Due Date"] and not covered
+    exploration = Exploration(findings=[f.to_dict() for f in sess.log.findings])
+    due = TestItem(id="CS-1", dimension=Dimension.constraint, description="To create a task, you must enter the due date.",
+                   action="Create a task without a due date.", expected="The task is not created.")
+    other = due.model_copy(update={"id": "CS-2", "description": "To create a task, you must enter a title and a priority.",
+                                   "action": "Create a task without a title."})
+    assert decide(due, exploration).status is Status.failed
+    assert decide(other, exploration).status is not Status.failed

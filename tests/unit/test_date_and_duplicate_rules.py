@@ -26,6 +26,9 @@ from webtester.probes.pagemodel import Field
     ("You cannot create multiple rule sets with the same name.", "duplicate"),
     ("Users cannot send multiple inquiry forms for the same pet within a short time.", "duplicate"),
     ("Patients cannot make appointments within the same time slot as other patients.", "duplicate"),
+    ("To create a task, you must enter the due date, priority, and person in charge.", "required"),
+    ("The primary owner must be selected from the available list; it cannot be left blank.", "required"),
+    ("Users cannot create a view if the view name or the filter criteria are empty.", "required"),
 ])
 def test_constraint_items_get_their_date_or_duplicate_rule(text, rule):
     assert rule in rules_for_text(text)

@@ -158,7 +158,8 @@ _RULE_PATTERNS: list[tuple[str, str]] = [
     ("delete-confirm", r"(?:delet|remov)\w*[^.]{0,80}?\b(?:confirm\w*|are you sure)\b(?!\s+(?:message|toast|notification|email))|"
                        r"\bconfirm\w*\b(?!\s+(?:message|toast|notification|email))[^.]{0,40}\b(?:delet|remov)"),
     ("required", r"required|cannot be (?:saved|submitted|placed|posted|sent)|can't (?:save|submit)|incomplete|missing|"
-                 r"(?:submitted|submitting|left) (?:it )?empty|empty (?:form|field|submission)|at least \d+ characters|"
+                 r"(?:submitted|submitting|left) (?:it )?(?:empty|blank)|empty (?:form|field|submission)|at least \d+ characters|"
+                 r"\b(?:must|have to|has to|need to|needs to) (?:enter|fill in|fill out|provide|specify)\b|(?:is|are) (?:left )?empty\b|"
                  r"without (?:any |entering (?:any )?)?(?:input|content|text|data|information)|"
                  r"\b(?:add|create|save|submit|publish|post)\w* (?:an? )?(?:empty|blank) \w+"),
     ("blank-input", r"only (?:spaces|whitespace|blanks)|whitespace|spaces? only|(?:blank|empty) spaces"),

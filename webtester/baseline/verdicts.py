@@ -27,6 +27,7 @@ PROBE_RULES: dict[str, tuple[str, ...]] = {
     "empty-form-accepted": ("required",),
     "blank-input-accepted": ("blank-input",),
     "required-field-not-enforced": ("required-choice", "required"),
+    "empty-field-accepted": ("required",),
     "invalid-input-accepted": ("invalid-input",),
     "unavailable-option-accepted": ("unavailable-option",),
     "past-date-accepted": ("past-date",),
@@ -92,6 +93,8 @@ SPECIFIC_RULES = frozenset({"past-date", "future-date", "date-order", "duplicate
                             "summary-update"})
 #: repeats a form submission does not exercise (a like, a bookmark, a request)
 NOT_SUBMITTED = re.compile(r"\b(?:likes?|liked|favou?rites?|bookmark\w*|vot\w+|debounc\w*|requests?)\b", re.IGNORECASE)
+#: findings that concern only an item naming their field, also an item the baseline planned itself
+FIELD_NAMED = frozenset({"empty-field-accepted"})
 #: rules a record of which concerns an item only when the record names what the item is about
 TARGETED_RULES = frozenset({"required", "required-choice", "invalid-input", "unavailable-option", "stays-disabled",
                             "form-cleared", "search", "filter", "filter-combined", "filter-views", "edit"})
@@ -132,6 +135,8 @@ def _concerns(record: dict, record_rule: str, item_rules: list[str], item_text: 
     """
     if record_rule not in item_rules or _other_flow(record, record_rule, item_text):
         return False
+    if record.get("probe") in FIELD_NAMED and not _within(_subject(record), item_text):
+        return False  # a field the app accepts empty may be optional: only an item naming it says it is required
     if planned:
         if target is None or record_rule in GLOBAL_RULES:
             return True

@@ -32,6 +32,7 @@ from webtester.probes import widgets
 from webtester.probes.editing import form_name, probe_edit
 from webtester.probes.entries import ENTRY_CONTROL_JS
 from webtester.probes.figures import compare_figures
+from webtester.probes.findings import Finding
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
 from webtester.probes.pagemodel import DATE_ASKED, Field, FormModel, read_model
@@ -372,6 +373,9 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     # 8. the same data submitted twice (not for forms that create nothing, e.g. signing in)
     if not NOT_CREATING.search(f"{name} {form.submit_text}"):
         _duplicate_probe(sess, where, valid, reopen, reopen_here, list_pages)
+    # 9. a form that refuses to be empty, filled in only in its first text field: which other fields it requires
+    if empty_blocked or (empty is not None and empty.rejected):
+        _partial_probe(sess, where, valid, reopen)
 
 
 def _required_choice_probe(sess: ProbeSession, form: FormModel, where: str, valid: Submission, reopen: Reopen) -> bool:
@@ -529,6 +533,46 @@ def _blank_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reop
                          ("blank-input-accepted", "text fields holding only spaces were accepted like real values"),
                          ("blank-input", "text fields holding only spaces were rejected"), new_text=result.new_lines[:5])
     return True
+
+
+#: typed fields a user can leave empty (not chosen by a click, not a slider or a colour)
+_LEAVABLE = frozenset({"text", "textarea", "email", "tel", "url", "number", "date", "time", "datetime-local", "month", ""})
+
+
+def _partial_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Reopen, max_fields: int = 4) -> None:
+    """The form refuses to be empty: filled in with valid data but only in its first text field, with its other
+    typed fields (not marked optional, not filled in by the app) left empty. When that is accepted like the valid
+    data, each field left empty is a finding about that field; a rejection is coverage."""
+    form = reopen()
+    if form is None:
+        return
+    typed = [f for f in form.fields if f.kind in _LEAVABLE and f.visible and not f.disabled and not f.optional and not f.value]
+    first = next((f for f in typed if f.kind in ("text", "textarea", "")), None)
+    left = [f for f in typed if f is not first and f.label][:max_fields]
+    if first is None or not left:
+        return
+    token = sess.token()
+    fill_form(sess, form, token, skip={f.sel for f in left})
+    names = ", ".join(repr(f.label) for f in left)
+    label = f"{where} with {names} left empty"
+    if form_state(sess, form).get("disabled"):
+        sess.ok("required", label, f"the submit button cannot be pressed while {names} are empty")
+        return
+    result = submit(sess, form, token)
+    sess.step(f"{where}: submitted with only {first.label!r} of its text fields filled in, {names} left empty")
+    if result is None:
+        return
+    rejected, accepted = _checks(sess, form, result)
+    if result.accepted_like(valid):
+        shot = sess.shots.take(sess.page, "empty-field-accepted")  # one screenshot shows every field left empty
+        for f in left:
+            finding = Finding(probe="empty-field-accepted", page_url=sess.page.url, element=f'field "{f.label}" of {where}',
+                              message=f'the form was accepted with "{f.label}" left empty (only "{first.label}" of its '
+                                      "text fields filled in)",
+                              screenshot=shot, details={"field": f.label, "filled": first.label})
+            sess.keep(finding, [accepted])
+    elif result.rejected:
+        sess.ok("required", label, "submitting with these fields empty was rejected", expect=[rejected])
 
 
 def walk_steps(sess: ProbeSession, where: str, first: FormModel, max_steps: int = 4) -> None:

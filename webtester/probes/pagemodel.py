@@ -31,11 +31,22 @@ MODEL_JS = r"""() => {
     for (let n = w.nextNode(); n; n = w.nextNode()) if (!n.parentElement.closest('select, textarea, option')) out += ' ' + n.textContent;
     return out;
   };
+  // a <label> tied to no control, just before the field or before the box that holds the field alone
+  // ("<div><label>Due Date</label><input type=date></div>", as many generated forms write it)
+  const nearLabel = el => {
+    for (let node = el, i = 0; node && node.parentElement && i < 3; node = node.parentElement, i++) {
+      const prev = node.previousElementSibling;
+      if (prev && prev.tagName === 'LABEL' && !prev.control) return ownText(prev);
+      if (prev || node.parentElement.querySelectorAll('input, textarea, select, button[role=combobox]').length > 1) return '';
+    }
+    return '';
+  };
   const labelOf = el => {
     let t = '';
     if (el.labels && el.labels.length) t = [...el.labels].map(ownText).join(' ');
     if (!t && el.getAttribute('aria-labelledby'))
       t = el.getAttribute('aria-labelledby').split(/\s+/).map(id => (document.getElementById(id) || {}).innerText || '').join(' ');
+    if (!t) t = nearLabel(el);
     if (!t && (el.type === 'radio' || el.type === 'checkbox')) {
       const fs = el.closest('fieldset'); const lg = fs && fs.querySelector('legend');
       if (lg && el.type === 'radio') t = lg.innerText;
