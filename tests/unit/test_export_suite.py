@@ -203,3 +203,20 @@ def test_targets_are_recorded_and_started_as_the_run_did(tmp_path):
                 assert defects in reply.read().decode()
         finally:
             served.stop()
+
+
+def test_the_suite_starts_chromium_with_one_features_switch_holding_the_user_s_features_too():
+    """Chromium keeps only the last --disable-features switch: the suite's switch merges the user's features with
+    the ones Playwright and webtester turn off, so none of them is turned back on."""
+    from webtester.browser.chromium import DISABLED_FEATURES, PLAYWRIGHT_DISABLED_FEATURES
+    from webtester.export.suite_conftest import chromium_launch_args
+
+    given = {"headless": True, "args": ["--disable-features=Translate,MediaRouter", "--lang=en"]}
+    launch = chromium_launch_args(given, "/usr/bin/chromium")
+    switches = [a for a in launch["args"] if a.startswith("--disable-features=")]
+    assert len(switches) == 1 and launch["args"][-1] == switches[0]
+    features = switches[0].split("=", 1)[1].split(",")
+    assert set(features) == {*PLAYWRIGHT_DISABLED_FEATURES, *DISABLED_FEATURES, "Translate"}
+    assert len(features) == len(set(features))
+    assert "--lang=en" in launch["args"] and "--no-sandbox" in launch["args"]
+    assert launch["executable_path"] == "/usr/bin/chromium" and launch["headless"] is True

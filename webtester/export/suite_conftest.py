@@ -10,7 +10,8 @@ The tests use pytest-playwright's ``page``, and:
   exactly one element within ``WEBTESTER_FIND_SECONDS`` (default 5). When it does not, the test stops with
   :class:`UIChanged`, which says so: the page changed, this is not a failure of the checked behaviour (those
   are ``expect`` assertions);
-* Chromium: ``WEBTESTER_BROWSER``, else the one webtester finds, else Playwright's own.
+* Chromium: ``WEBTESTER_BROWSER``, else the one webtester finds, else Playwright's own; started with the features
+  webtester turns off (the address bar's popups, which every page's window would preload) beside the user's.
 
 Dialogs (alert, confirm, prompt) are answered OK, as the run answered them.
 """
@@ -54,14 +55,33 @@ def _chromium() -> str | None:
         return None
 
 
+def _features_turned_off(args: list[str]) -> list[str]:
+    """``args`` with their ``--disable-features`` switches merged into one that also holds the features Playwright and
+    webtester turn off (Chromium keeps only the last such switch, and Playwright puts its own before the user's);
+    ``args`` as they are where webtester is not installed."""
+    try:
+        from webtester.browser.chromium import DISABLED_FEATURES, PLAYWRIGHT_DISABLED_FEATURES
+    except ImportError:
+        return args
+    switch = "--disable-features="
+    given = [name for a in args if a.startswith(switch) for name in a[len(switch):].split(",") if name]
+    features = dict.fromkeys([*PLAYWRIGHT_DISABLED_FEATURES, *DISABLED_FEATURES, *given])
+    return [*(a for a in args if not a.startswith(switch)), switch + ",".join(features)]
+
+
+def chromium_launch_args(given: dict[str, Any], path: str) -> dict[str, Any]:
+    """pytest-playwright's launch arguments ``given``, with the Chromium at ``path`` and the flags the run used."""
+    args = _features_turned_off([*given.get("args", []), *CHROMIUM_ARGS])
+    return {**given, "executable_path": path, "args": args}
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any], browser_name: str) -> dict[str, Any]:
     """pytest-playwright's launch arguments, with the Chromium found here."""
     path = _chromium() if browser_name == "chromium" else None
     if path is None:
         return browser_type_launch_args
-    args = [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS]
-    return {**browser_type_launch_args, "executable_path": path, "args": args}
+    return chromium_launch_args(browser_type_launch_args, path)
 
 
 @pytest.fixture(scope="module")
