@@ -32,7 +32,8 @@ MODEL_JS = r"""() => {
     return out;
   };
   // a <label> tied to no control, just before the field or before the box that holds the field alone
-  // ("<div><label>Due Date</label><input type=date></div>", as many generated forms write it)
+  // ("<div><label>Due Date</label><input type=date></div>", as many generated forms write it): it names a field
+  // that has no placeholder either
   const nearLabel = el => {
     for (let node = el, i = 0; node && node.parentElement && i < 3; node = node.parentElement, i++) {
       const prev = node.previousElementSibling;
@@ -46,12 +47,11 @@ MODEL_JS = r"""() => {
     if (el.labels && el.labels.length) t = [...el.labels].map(ownText).join(' ');
     if (!t && el.getAttribute('aria-labelledby'))
       t = el.getAttribute('aria-labelledby').split(/\s+/).map(id => (document.getElementById(id) || {}).innerText || '').join(' ');
-    if (!t) t = nearLabel(el);
     if (!t && (el.type === 'radio' || el.type === 'checkbox')) {
       const fs = el.closest('fieldset'); const lg = fs && fs.querySelector('legend');
       if (lg && el.type === 'radio') t = lg.innerText;
     }
-    t = t || el.getAttribute('aria-label') || el.placeholder || el.getAttribute('title') || el.name || el.id || '';
+    t = t || el.getAttribute('aria-label') || el.placeholder || nearLabel(el) || el.getAttribute('title') || el.name || el.id || '';
     return clean(t);
   };
   const nameOf = (f, saving) => {
