@@ -32,7 +32,6 @@ from webtester.probes import widgets
 from webtester.probes.editing import form_name, probe_edit
 from webtester.probes.entries import ENTRY_CONTROL_JS
 from webtester.probes.figures import compare_figures
-from webtester.probes.findings import Finding
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
 from webtester.probes.pagemodel import DATE_ASKED, Field, FormModel, read_model
@@ -564,13 +563,10 @@ def _partial_probe(sess: ProbeSession, where: str, valid: Submission, reopen: Re
         return
     rejected, accepted = _checks(sess, form, result)
     if result.accepted_like(valid):
-        shot = sess.shots.take(sess.page, "empty-field-accepted")  # one screenshot shows every field left empty
         for f in left:
-            finding = Finding(probe="empty-field-accepted", page_url=sess.page.url, element=f'field "{f.label}" of {where}',
-                              message=f'the form was accepted with "{f.label}" left empty (only "{first.label}" of its '
-                                      "text fields filled in)",
-                              screenshot=shot, details={"field": f.label, "filled": first.label})
-            sess.keep(finding, [accepted])
+            sess.found("empty-field-accepted", f'field "{f.label}" of {where}',
+                       f'the form was accepted with "{f.label}" left empty (only "{first.label}" of its text fields filled in)',
+                       full=True, expect=[accepted], field=f.label, filled=first.label)
     elif result.rejected:
         sess.ok("required", label, "submitting with these fields empty was rejected", expect=[rejected])
 
