@@ -183,6 +183,43 @@ def test_a_control_whose_name_the_crawl_cut_short_is_opened_again_by_the_start_o
         context.close()
 
 
+POPUP_APP = """
+const root = document.getElementById('root');
+root.innerHTML = '<h1>Orders</h1><button role="combobox" id="status">All statuses</button> <button id="reports">Reports</button>';
+// like a styled select: the option list opens in a layer of its own and the page takes no clicks until Escape
+document.getElementById('status').onclick = () => {
+  const list = document.createElement('div'); list.setAttribute('role', 'listbox'); list.id = 'list';
+  list.style.pointerEvents = 'auto';
+  list.innerHTML = '<div role="option">Open</div><div role="option">Closed</div>';
+  document.body.appendChild(list); document.body.style.pointerEvents = 'none';
+};
+document.addEventListener('keydown', (ev) => {
+  if (ev.key !== 'Escape') return;
+  const list = document.getElementById('list'); if (list) list.remove();
+  document.body.style.pointerEvents = '';
+});
+document.getElementById('reports').onclick = () => { root.innerHTML = '<h1>Reports</h1><p>Sales by month</p>'; };
+"""
+
+
+def test_an_option_list_a_click_left_open_does_not_take_the_next_click(tmp_path, browser):
+    """Opening a styled select changes no state (its options are no controls), but its layer covers the page: the
+    crawl closes it with Escape, so the next control on the route is still clicked at once."""
+    site = tmp_path / "popup"
+    site.mkdir()
+    (site / "index.html").write_text(INDEX.replace("Notes", "Orders"))
+    (site / "app.js").write_text(POPUP_APP)
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        with start_app(site) as app:
+            graph = crawl(page, app.url, time_limit=20)
+    finally:
+        context.close()
+    assert any(s.headings[:1] == ["Reports"] for s in graph.states), [s.headings for s in graph.states]
+    assert [e.action for e in graph.edges] == ['button "Reports"']
+
+
 SLOW_CONTROLS_APP = """
 const root = document.getElementById('root');
 const notes = [];

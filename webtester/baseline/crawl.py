@@ -3,7 +3,8 @@ app's own JavaScript coverage.
 
 The crawl visits every same-origin route it finds, and on each route clicks the controls a user would try
 (buttons, tabs, menu items, switches, and beyond those the first two cards or rows that open on a click: elements with a
-pointer cursor that are no control), one at a time from the route's fresh state. A state is what the page
+pointer cursor that are no control), one at a time from the route's fresh state (a click that changed nothing is
+followed by Escape, which closes what a state leaves out, such as a select's open option list). A state is what the page
 shows (route, headings, dialog, control names); each click that leads to another state is an edge. Chromium's
 precise coverage (a CDP session) counts the app's functions run so far; every edge records how many new ones
 its click ran, and routes are explored in the order of the coverage their first view gained. Destructive
@@ -27,8 +28,8 @@ from urllib.parse import urldefrag, urlsplit
 
 from playwright.sync_api import Page
 
-from webtester.browser.session import ACTION_TIMEOUT_MS
-from webtester.browser.watchdog import bounded, evaluate, navigate, watchdog_of
+from webtester.browser.watchdog import bounded, dismiss, evaluate, navigate, watchdog_of
+from webtester.probes.session import CLICK_TIMEOUT_MS
 from webtester.probes.signin import Gate
 
 STATE_GRAPH_VERSION = 1
@@ -399,6 +400,8 @@ class Crawler:
                 control = {**control, "i": match["i"]}
             after, edge = self._click_into(route_state, control, snap["url"])
             fresh = after is not None and edge is None  # nothing changed: the route's state is still the one shown
+            if fresh:  # a popup the state leaves out (a select's option list) would take the next click
+                dismiss(self.page)
             if after is None or edge is None:
                 continue
             route = self._same_origin_route(after["url"])
@@ -441,7 +444,7 @@ class Crawler:
         failed or nothing could be read)."""
         self.graph.actions += 1
         try:
-            self.page.locator(f'[data-wt-c="{control["i"]}"]').first.click(timeout=ACTION_TIMEOUT_MS)
+            self.page.locator(f'[data-wt-c="{control["i"]}"]').first.click(timeout=CLICK_TIMEOUT_MS)
         except Exception:
             return None
         self._settle()

@@ -138,6 +138,18 @@ def navigate(page: Any, url: str, **options: Any) -> Any:
         raise
 
 
+def dismiss(page: Any) -> None:
+    """Press Escape, bounded, ignoring failure: it closes an open popup, menu or option list, whose layer would
+    otherwise take the next clicks on the page."""
+    try:
+        with bounded(page):
+            page.keyboard.press("Escape")
+    except PageUnresponsive:
+        raise
+    except Exception:
+        pass
+
+
 def matches(locator: Any, *, visible: bool = False) -> bool:
     """Whether ``locator`` matches an element (``visible``: and its first match is visible), bounded like every
     call on its page (``count`` and ``is_visible`` have no time limit of their own)."""

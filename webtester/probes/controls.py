@@ -11,7 +11,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page
 
 from webtester.browser.locators import Reusable
-from webtester.browser.watchdog import bounded, evaluate, matches
+from webtester.browser.watchdog import bounded, dismiss, evaluate, matches
 from webtester.models import ActionRecord
 from webtester.probes.findings import describe_element
 from webtester.probes.forms import CREATING
@@ -139,8 +139,9 @@ def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int
         shown, mark = describe_element(page, control["sel"]), sess.before_action()
         try:
             sess.click(control["sel"])
-        except Exception:
-            continue  # covered, detached or moving: not evidence of anything
+        except Exception:  # covered, detached or moving: not evidence of anything
+            dismiss(page)  # a layer left open (a select's option list) would take the next clicks too
+            continue
         sess.settle()
         if sess.check_blank(shown, "clicking", mark):
             sess.goto(url)

@@ -12,7 +12,6 @@ from pathlib import Path
 from playwright.sync_api import Page
 
 from webtester.browser.confinement import origin_of
-from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import PageUnresponsive, evaluate, navigate, watchdog_of
 from webtester.models import ActionRecord
 from webtester.probes.findings import Finding, ProbeLog, ScreenshotTaker
@@ -43,6 +42,10 @@ VISIBLE_TEXT_JS = r"""([token, listOnly, upTo]) => {
   }
   return count;
 }"""
+
+#: how long a probe waits for a control to take a click: one on a settled page takes it at once, one covered by
+#: another layer (an open popup) never does
+CLICK_TIMEOUT_MS = 2_000
 
 
 BLANK_JS = r"""() => {
@@ -196,7 +199,7 @@ class ProbeSession:
             self.page.reload(wait_until="load")
         self.settle()
 
-    def click(self, selector: str, *, timeout_ms: float = ACTION_TIMEOUT_MS) -> None:
+    def click(self, selector: str, *, timeout_ms: float = CLICK_TIMEOUT_MS) -> None:
         """Click the first element ``selector`` finds, recorded in the journal."""
         element = self.page.locator(selector).first
         with self.journal.act("click", element, key=selector):
