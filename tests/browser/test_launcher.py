@@ -181,6 +181,21 @@ def test_a_dev_server_that_exits_raises_with_its_log_tail(stub_project, monkeypa
 
 
 @needs_npm
+def test_a_log_file_no_caller_asked_for_is_removed_when_the_app_stops_and_kept_when_it_could_not_start(
+        stub_project, monkeypatch):
+    with start_app(stub_project, timeout=60) as app:
+        log = app.log_path
+        assert "stub dev server ready" in log.read_text()
+    assert not log.exists()
+    monkeypatch.setenv("STUB_MODE", "crash")
+    with pytest.raises(AppStartError) as err:
+        start_app(stub_project, timeout=60)
+    kept = Path(str(err.value).split("--- log tail (", 1)[1].split(") ---", 1)[0])
+    assert "stub crash" in kept.read_text()
+    kept.unlink()
+
+
+@needs_npm
 def test_a_dev_server_that_never_answers_times_out_with_its_log_tail(stub_project, monkeypatch):
     monkeypatch.setenv("STUB_MODE", "silent")
     start = time.monotonic()

@@ -190,8 +190,9 @@ class NpmApp(RunningApp):
     kind = "npm"
 
     def __init__(self, project: Path, port: int, log_path: Path, proc: subprocess.Popen, log_file=None,
-                 ready_timeout: float = 120) -> None:
+                 ready_timeout: float = 120, temporary_log: bool = False) -> None:
         self.project = project
+        self.temporary_log = temporary_log  # a log file no caller asked for: removed when the app stops
         self.ready_timeout = ready_timeout
         self.port = port
         self.log_path = log_path
@@ -252,6 +253,8 @@ class NpmApp(RunningApp):
             self._proc = None  # type: ignore[assignment]
             if self._log_file is not None:
                 self._log_file.close()
+            if self.temporary_log:
+                self.log_path.unlink(missing_ok=True)
             _LIVE.discard(self)
 
     def log_tail(self, n: int = 40) -> str:
@@ -342,6 +345,7 @@ def _spawn_dev(project: Path, port: int, log_file) -> subprocess.Popen:
 
 
 def _open_log(project: Path, log_path: Path | None) -> tuple[Path, IO[str]]:
+    """The log file to write to: ``log_path``, or a new temporary file when it is None."""
     if log_path is None:
         fd, name = tempfile.mkstemp(prefix=f"webtester-{project.name}-", suffix=".log")
         os.close(fd)
@@ -369,6 +373,7 @@ def _start_npm(project: Path, timeout: float, log_path: Path | None, install_tim
     npm.read_package_json(project)  # clear error for a malformed project before anything runs
     if serve not in SERVE_MODES:
         raise AppStartError(f"unknown serve mode {serve!r} (choose from {', '.join(SERVE_MODES)})")
+    temporary = log_path is None  # removed once the app stopped (kept when it could not start: errors name it)
     log_path, opened = _open_log(project, log_path)
     log_file: IO[str] | None = opened
     try:
@@ -378,7 +383,9 @@ def _start_npm(project: Path, timeout: float, log_path: Path | None, install_tim
             if not (out / "index.html").is_file():
                 npm.build(project, out, opened, timeout=install_timeout)
             opened.close()
-            return StaticApp(out, spa=True, kind="build", log_path=log_path)
+            if temporary:
+                log_path.unlink(missing_ok=True)
+            return StaticApp(out, spa=True, kind="build", log_path=None if temporary else log_path)
     except npm.NpmError as exc:
         opened.close()
         raise AppStartError(f"{project}: {exc}\n--- log tail ({log_path}) ---\n{tail(log_path)}") from None
@@ -386,10 +393,12 @@ def _start_npm(project: Path, timeout: float, log_path: Path | None, install_tim
     try:
         for _attempt in range(3):
             port = free_port()
-            app = NpmApp(project, port, log_path, _spawn_dev(project, port, opened), ready_timeout=timeout)
+            app = NpmApp(project, port, log_path, _spawn_dev(project, port, opened), ready_timeout=timeout,
+                         temporary_log=temporary)
             try:
                 _wait_ready(app, timeout)
             except BaseException as exc:
+                app.temporary_log = False  # a start that failed keeps its log: the error names it
                 app.stop(grace=2.0)
                 if not isinstance(exc, AppStartError):
                     raise
