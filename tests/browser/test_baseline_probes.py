@@ -549,6 +549,22 @@ def test_a_form_that_needs_one_part_of_its_own_list_and_leaves_for_another_view_
         assert {"past-date", "duplicate"} <= {c.probe for c in sess.log.covered}
 
 
+@pytest.mark.parametrize("bad", [True, False])
+def test_a_booking_form_that_resets_after_a_request_is_probed_in_full(session, bad):
+    """The date picker shows "Select" beside a calendar icon: it is a field, picked before the request can be sent.
+    A request sent resets the form, whose required name is empty again: that is the request taken, not refused, so
+    the battery goes on to send the same request twice."""
+    sess = session("booking.html", bad=bad)
+    form = read_model(sess.page).forms[0]
+    assert [(f.label, f.kind, f.value) for f in form.fields] == [("Check-in", "datepicker", ""), ("Your Name", "text", "")]
+    probe_form(sess, "Request to Book", lambda: (sess.goto(), read_model(sess.page).forms[0])[1])
+    assert not any("not clearly accepted" in step for step in sess.log.steps), sess.log.steps
+    if bad:
+        assert "duplicate-accepted" in _kinds(sess), sess.log.findings
+    else:
+        assert "duplicate-accepted" not in _kinds(sess) and "duplicate" in {c.probe for c in sess.log.covered}, sess.log.steps
+
+
 @pytest.mark.parametrize("past_days", [True, False])
 def test_a_date_picker_is_tried_with_a_day_before_today(session, past_days):
     """The calendar of a date picker shows yesterday before today: when it lets yesterday be chosen and the expense is

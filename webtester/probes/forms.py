@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
@@ -111,6 +111,8 @@ class Submission:
     #: text fields outside the form before and after (an entry added as an editable row grows them)
     fields_before: int = 0
     fields_after: int = 0
+    #: the values of the form's text fields when it was submitted
+    values_before: list[str] = field(default_factory=list)
 
     @property
     def new_lines(self) -> list[str]:
@@ -134,14 +136,21 @@ class Submission:
         return gone and not fa.get("alerts") and any(SUCCESS_WORDS.search(line) for line in self.new_lines)
 
     @property
+    def reset(self) -> bool:
+        """The form emptied a field that held a value when it was submitted: it took the data (a form that refuses
+        its data keeps it), and its required fields are empty again."""
+        after = self.form_after.get("values") or []
+        return len(after) == len(self.values_before) and any(b and not a for b, a in zip(self.values_before, after))
+
+    @property
     def rejected(self) -> bool:
         fa = self.form_after
         if self.closed_with_success:
             return False
-        return bool(
-            any(ERROR_WORDS.search(line) for line in self.new_lines)
-            or (fa.get("present") and fa.get("visible") and (fa.get("invalid") or fa.get("alerts") or not fa.get("valid", True)))
-        )
+        # a form that was reset is invalid again because its required fields are empty, not because it refused
+        refused = fa.get("invalid") or fa.get("alerts") or not (fa.get("valid", True) or self.reset)
+        return bool(any(ERROR_WORDS.search(line) for line in self.new_lines)
+                    or (fa.get("present") and fa.get("visible") and refused))
 
     @property
     def success_signs(self) -> set[str]:
@@ -261,6 +270,7 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
         _add_one_part(sess, form, token)
     sess.spend()
     before = sess.state()
+    values_before = form_state(sess, form).get("values") or []
     own = [f.sel for f in form.fields]
     fields_before = evaluate(sess.page, _FIELDS_OUTSIDE_JS, [form.sel, own, ""]) or {}
     mark = sess.before_action()
@@ -279,7 +289,7 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
     fields_after = evaluate(sess.page, _FIELDS_OUTSIDE_JS, [form.sel, own, token]) or {}
     shown = sess.shows(token) or bool(fields_after.get("holds"))  # also as the value of an editable row
     return Submission(before, after, form_state(sess, form), token, shown, shown and sess.shows(token, in_list=True),
-                      int(fields_before.get("count") or 0), int(fields_after.get("count") or 0))
+                      int(fields_before.get("count") or 0), int(fields_after.get("count") or 0), values_before)
 
 
 def _set_value(sess: ProbeSession, f: Field, value: str, *, timeout_ms: float = ACTION_TIMEOUT_MS) -> None:

@@ -70,10 +70,12 @@ MODEL_JS = r"""() => {
   // its placeholder; the options are read when it is opened
   const custom = el => el.tagName === 'BUTTON' && el.getAttribute('role') === 'combobox';
   // a date picker: a button that opens a calendar in a popup and shows the date chosen or asks for one
-  const dateShown = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{4}\b/i;
+  const dateShown = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{4}\b/i;
   const dateAsked = new RegExp(DATE_ASKED, 'i');
+  // (or one that shows a calendar icon: "Select" / "Dec 9" beside lucide's calendar)
+  const calendarIcon = el => !!el.querySelector('svg[class*="lucide-calendar"]');
   const datePicker = el => el.tagName === 'BUTTON' && el.getAttribute('aria-haspopup') === 'dialog' &&
-    (dateAsked.test(clean(el.innerText)) || dateShown.test(clean(el.innerText)));
+    (dateAsked.test(clean(el.innerText)) || dateShown.test(clean(el.innerText)) || calendarIcon(el));
   const fieldOf = el => {
     const text = clean(el.innerText);
     const own = labelOf(el), named = own && own !== el.id;  // a generated id names nothing
@@ -81,7 +83,7 @@ MODEL_JS = r"""() => {
       required: el.getAttribute('aria-required') === 'true'};
     let f;
     if (datePicker(el))  // with no label of its own, what it asks for names it ("Pick a due date" -> "due date")
-      f = {...base, tag: 'button', type: 'datepicker', name: '', value: dateAsked.test(text) ? '' : text,
+      f = {...base, tag: 'button', type: 'datepicker', name: '', value: dateShown.test(text) ? text : '',
         label: named ? own : dateAsked.test(text) ? text.replace(/^(pick|select|choose) (a |the )?/i, '') : 'date'};
     else if (custom(el))  // with no label of its own, what it shows names it ("All categories" -> "categories")
       f = {...base, tag: 'button', type: 'combobox', name: el.getAttribute('name') || '',
