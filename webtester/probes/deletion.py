@@ -17,7 +17,7 @@ view is not judged, and the next page is tried).
 
 from __future__ import annotations
 
-from webtester.browser.watchdog import PageUnresponsive, evaluate
+from webtester.browser.watchdog import PageUnresponsive, dismiss, evaluate
 from webtester.probes.session import BudgetExceeded, ProbeSession
 
 #: marks (``data-wt-del``) the first visible delete control of an entry, or with ``menu`` the first button of an entry
@@ -119,7 +119,7 @@ def _open_menu(sess: ProbeSession, entry: str) -> str | None:
     sess.settle(250)
     label = evaluate(sess.page, _MENU_ITEM_JS)
     if not label:
-        sess.page.keyboard.press("Escape")
+        dismiss(sess.page)
         sess.step(f"the menu of the entry {entry!r} has no Delete item")
     return label
 
@@ -163,7 +163,7 @@ def _dismiss(sess: ProbeSession) -> None:
         if cancel.count():
             cancel.click(timeout=1500)
         else:
-            sess.page.keyboard.press("Escape")
+            dismiss(sess.page)
     except Exception:
         pass
     sess.settle(200)

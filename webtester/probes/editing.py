@@ -25,7 +25,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from webtester.browser.watchdog import PageUnresponsive, evaluate
+from webtester.browser.watchdog import PageUnresponsive, dismiss, evaluate
 from webtester.probes.entries import ENTRY_CONTROL_JS
 from webtester.probes.lists import ENTRY_FIELDS_JS
 from webtester.probes.pagemodel import PageModel
@@ -162,7 +162,7 @@ def _edit(sess: ProbeSession, where: str, token: str) -> Edit:
     old_shown, new_shown = sess.shows(token), sess.shows(new)
     if (old_shown or not new_shown) and evaluate(page, _STILL_OPEN_JS):  # (a form that is always shown may stay)
         sess.step(f"{element}: the edit form stayed open after {saved_with}; not judged")
-        page.keyboard.press("Escape")
+        dismiss(page)
         return Edit(token, new)
     if old_shown and not new_shown:
         sess.found("edit-not-saved", element,
