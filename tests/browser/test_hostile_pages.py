@@ -164,6 +164,28 @@ def test_a_navigation_that_a_frozen_page_holds_up_says_the_page_stopped_respondi
         page.close()
 
 
+def test_a_page_that_holds_up_its_closing_is_crashed_and_the_closing_stays_bounded(browser, hostile_site,
+                                                                                  monkeypatch):
+    monkeypatch.setattr(watchdog, "CLOSE_LIMIT_S", 1.0)
+    page = ItemPage(browser, hostile_site.url + "index.html")
+    held = browser.new_page()  # a wait of Playwright's own stands in for a closing the page never lets end
+    context = page.context
+    closing = context.close
+    crashed: list[bool] = []
+    page.page.on("crash", lambda _: crashed.append(True))
+    monkeypatch.setattr(context, "close", lambda: held.wait_for_timeout(60_000))
+    try:
+        started = time.monotonic()
+        page.close()
+        assert time.monotonic() - started < 2 * 1.0 + 5.0  # two waits of the limit, the crash, some slack
+        assert "the browser context did not close within 2 s" in " ".join(page.evidence.page_errors)
+        held.wait_for_timeout(200)
+        assert crashed, "the page holding up the closing was not crashed"
+    finally:
+        closing()
+        held.close()
+
+
 def test_the_baseline_on_a_page_whose_script_never_ends_finishes_and_says_why(browser, hostile_site, monkeypatch,
                                                                               tmp_path):
     monkeypatch.setattr(watchdog, "SCRIPT_LIMIT_S", 3.0)

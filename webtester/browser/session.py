@@ -23,7 +23,7 @@ from webtester.browser.chromium import VIEWPORT, launch_chromium
 from webtester.browser.confinement import OFFLINE, Confinement, is_unreachable, same_origin
 from webtester.browser.evidence import EvidenceLog
 from webtester.browser.observe import Observation, build_observation, observe
-from webtester.browser.watchdog import Watchdog, evaluate, navigate, watch
+from webtester.browser.watchdog import Watchdog, close_context, evaluate, navigate, watch
 
 #: how long an action (click, fill, check, select) waits for its element to be actionable: attached, visible,
 #: enabled and stable; generous for a loaded machine, and a control that stays unusable is skipped, not judged
@@ -267,7 +267,9 @@ class ItemPage:
                 self.context.tracing.stop(path=str(self.trace_path))
                 self.evidence.trace = str(self.trace_path)
         finally:
-            self.context.close()
+            problem = close_context(self.context)
+            if problem:
+                self.evidence.add("page_errors", problem)
 
     def __enter__(self) -> "ItemPage":
         return self

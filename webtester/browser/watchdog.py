@@ -30,6 +30,9 @@ from webtester.errors import StepError
 #: seconds a page's script may keep the page from answering one call before the page counts as stopped
 SCRIPT_LIMIT_S = 20.0
 _TERMINATE_TIMEOUT_MS = 5_000
+_CRASH_TIMEOUT_MS = 1_000
+#: seconds a browser context may take to close before the renderers that hold it up are crashed
+CLOSE_LIMIT_S = 15.0
 
 
 class PageUnresponsive(StepError):
@@ -68,22 +71,18 @@ class Watchdog:
         if self.stalled:
             raise PageUnresponsive(self.stalled)
         limit = self.seconds() + max(extra_s, 0.0)
-        waiter = greenlet.getcurrent()
-        token = object()
-
-        def fire() -> None:
-            if not waiter.dead:
-                waiter.throw(_Stalled(token))
-
-        timer = self.page._loop.call_later(limit, fire)  # Playwright's event loop runs while a call waits
         try:
-            yield
-        except _Stalled as stall:
-            if stall.block is not token:
-                raise
+            with _interrupted_after(self.page._loop, limit):
+                yield
+        except TimeoutError:
             self._stall(limit)
-        finally:
-            timer.cancel()
+
+    def crash(self) -> None:
+        """End the page's renderer (the last resort for a page that holds up its own closing)."""
+        try:
+            self.cdp.send("Page.crash", timeout=_CRASH_TIMEOUT_MS)
+        except Exception:  # a crashed renderer sends no reply; the page may also be gone already
+            pass
 
     def _stall(self, limit: float) -> None:
         self.stalled = f"the page stopped responding: its script ran for more than {limit:g} s"
@@ -96,6 +95,55 @@ class Watchdog:
         if self.on_stall is not None:
             self.on_stall(self.stalled)
         raise PageUnresponsive(self.stalled) from None
+
+
+@contextmanager
+def _interrupted_after(loop: Any, seconds: float) -> Iterator[None]:
+    """Run the block's Playwright calls; one still waiting after ``seconds`` is interrupted and the block raises
+    ``TimeoutError``. ``loop`` is Playwright's event loop, which runs while a synchronous call waits."""
+    waiter = greenlet.getcurrent()
+    token = object()
+
+    def fire() -> None:
+        if not waiter.dead:
+            waiter.throw(_Stalled(token))
+
+    timer = loop.call_later(seconds, fire)
+    try:
+        yield
+    except _Stalled as stall:
+        if stall.block is not token:
+            raise
+        raise TimeoutError(f"still waiting after {seconds:g} s") from None
+    finally:
+        timer.cancel()
+
+
+def close_context(context: Any, limit_s: float | None = None) -> str | None:
+    """Close a browser context within a bound: when its closing is still waiting after ``limit_s`` (default
+    :data:`CLOSE_LIMIT_S`) because a page's renderer does not let go (a script that never ends, a
+    ``beforeunload`` that never returns), the renderers of its watched pages are crashed and the closing gets
+    the same time once more. Returns ``None`` once closed, else why the context was left to the browser's own
+    closing."""
+    limit = CLOSE_LIMIT_S if limit_s is None else limit_s
+    try:
+        with _interrupted_after(context._loop, limit):
+            context.close()
+        return None
+    except TimeoutError:
+        pass
+    for page in list(context.pages):
+        dog = _WATCHDOGS.get(page)
+        if dog is not None:
+            dog.crash()
+    try:
+        with _interrupted_after(context._loop, limit):
+            context.close()
+        return None
+    except TimeoutError:
+        return f"the browser context did not close within {2 * limit:g} s; it is left to the browser's closing"
+    except Exception as exc:  # the crash may end the context under the closing
+        return None if "closed" in str(exc).lower() else f"the browser context failed to close: {exc}"
 
 
 _WATCHDOGS: "weakref.WeakKeyDictionary[Any, Watchdog]" = weakref.WeakKeyDictionary()
