@@ -565,6 +565,27 @@ def test_a_booking_form_that_resets_after_a_request_is_probed_in_full(session, b
         assert "duplicate-accepted" not in _kinds(sess) and "duplicate" in {c.probe for c in sess.log.covered}, sess.log.steps
 
 
+@pytest.mark.parametrize("bad", [True, False])
+def test_a_dialog_that_does_nothing_until_a_day_is_ticked_is_probed_in_full(session, bad):
+    """The schedule's button returns without a word while none of its day boxes (Radix checkboxes) is ticked: a
+    valid submission that did nothing gets its first box ticked and is sent again, and the battery goes on to send
+    the same schedule twice."""
+    sess = session("schedule.html", bad=bad)
+
+    def reopen():
+        sess.goto()
+        sess.page.click("#open")
+        return read_model(sess.page).forms[0]
+
+    probe_form(sess, "Create New Schedule", reopen)
+    assert not any("not clearly accepted" in step for step in sess.log.steps), sess.log.steps
+    assert any("ticked its first choice" in step for step in sess.log.steps), sess.log.steps
+    if bad:
+        assert "duplicate-accepted" in _kinds(sess), sess.log.findings
+    else:
+        assert "duplicate-accepted" not in _kinds(sess) and "duplicate" in {c.probe for c in sess.log.covered}, sess.log.steps
+
+
 @pytest.mark.parametrize("past_days", [True, False])
 def test_a_date_picker_is_tried_with_a_day_before_today(session, past_days):
     """The calendar of a date picker shows yesterday before today: when it lets yesterday be chosen and the expense is

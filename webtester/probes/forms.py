@@ -341,11 +341,10 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     fill_form(sess, form, token)
     valid = submit(sess, form, token)
     sess.step(f"{where}: submitted valid data ({token})")
-    if valid is not None and valid.rejected and any(AT_LEAST_ONE.search(line) for line in valid.new_lines) \
-            and _add_one_part(sess, form, token):
+    if valid is not None and _asks_for_one_part(valid) and _add_one_part(sess, form, token):
         valid = submit(sess, form, token)
         sess.one_part_forms.add(form.signature)  # every later submission adds it too, so it is not what is refused
-        sess.step(f"{where}: added one part of its list and submitted again ({token})")
+        sess.step(f"{where}: added one part of its list (or ticked its first choice) and submitted again ({token})")
     if form.loose and STEP_WORDS.match(form.submit_text) and valid is not None and not valid.rejected:
         walk_steps(sess, where, form)
     if valid is not None and not valid.rejected and not valid.success_signs and _vary(sess, form):
@@ -494,6 +493,15 @@ _ADD_ONE_JS = r"""([formSel, submitSel]) => {
   target.setAttribute('data-wt-one', '1');
   return (target.innerText || target.getAttribute('aria-label') || target.tagName).trim().slice(0, 40);
 }"""
+
+
+def _asks_for_one_part(valid: Submission) -> bool:
+    """The valid submission was refused with a message asking for at least one part of a list, or it did nothing
+    at all (no message, no change): a form whose handler returns silently while none of its boxes is ticked (the
+    days of a schedule) shows no more than that."""
+    if valid.rejected:
+        return any(AT_LEAST_ONE.search(line) for line in valid.new_lines)
+    return not valid.success_signs
 
 
 def _add_one_part(sess: ProbeSession, form: FormModel, token: str) -> bool:
