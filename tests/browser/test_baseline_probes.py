@@ -56,6 +56,16 @@ def _kinds(sess: ProbeSession) -> Counter:
     return Counter(f.probe for f in sess.log.findings)
 
 
+def _assert_taken_then_tried_twice(sess: ProbeSession, bad: bool) -> None:
+    """The form's valid submission was taken, and the battery went on to send the same data twice: a duplicate
+    finding on the bad build, a duplicate refused on the good one."""
+    assert not any("not clearly accepted" in step for step in sess.log.steps), sess.log.steps
+    if bad:
+        assert "duplicate-accepted" in _kinds(sess), sess.log.findings
+    else:
+        assert "duplicate-accepted" not in _kinds(sess) and "duplicate" in {c.probe for c in sess.log.covered}, sess.log.steps
+
+
 def _run_forms(sess: ProbeSession) -> None:
     def reopen():
         sess.goto()
@@ -558,11 +568,34 @@ def test_a_booking_form_that_resets_after_a_request_is_probed_in_full(session, b
     form = read_model(sess.page).forms[0]
     assert [(f.label, f.kind, f.value) for f in form.fields] == [("Check-in", "datepicker", ""), ("Your Name", "text", "")]
     probe_form(sess, "Request to Book", lambda: (sess.goto(), read_model(sess.page).forms[0])[1])
+    _assert_taken_then_tried_twice(sess, bad)
+
+
+@pytest.mark.parametrize("bad", [True, False])
+def test_a_row_of_star_buttons_is_a_rating_field_filled_in_and_tried_unset(session, bad):
+    """The rating is a row of buttons holding only a star icon: a field, set by clicking a star, so the valid review
+    is taken; left unset, the review must be refused (the reviews' own stars, disabled, are no field)."""
+    sess = session("review.html", bad=bad)
+    form = read_model(sess.page).forms[0]
+    assert [(f.label, f.kind) for f in form.fields] == [("Your Name", "text"), ("Your Review", "textarea"),
+                                                        ("Your Rating", "rating")]
+    probe_form(sess, "Submit Review", lambda: (sess.goto(), read_model(sess.page).forms[0])[1])
     assert not any("not clearly accepted" in step for step in sess.log.steps), sess.log.steps
+    unset = [f for f in sess.log.findings if f.probe == "required-field-not-enforced"]
     if bad:
-        assert "duplicate-accepted" in _kinds(sess), sess.log.findings
+        assert unset and 'without a choice for "Your Rating"' in unset[0].message, sess.log.findings
     else:
-        assert "duplicate-accepted" not in _kinds(sess) and "duplicate" in {c.probe for c in sess.log.covered}, sess.log.steps
+        assert not unset and "required-choice" in {c.probe for c in sess.log.covered}, sess.log.steps
+
+
+@pytest.mark.parametrize("bad", [True, False])
+def test_a_button_under_the_toast_of_a_refusal_still_takes_the_corrected_submission(session, bad):
+    """A template needs one field of its own: the refusal's toast stays laid over the form's button, and the
+    submission sent again once a field is added must still reach the button, so the battery goes on to send the
+    same template twice."""
+    sess = session("covered.html", bad=bad)
+    probe_form(sess, "Submit a Template", lambda: (sess.goto(), read_model(sess.page).forms[0])[1])
+    _assert_taken_then_tried_twice(sess, bad)
 
 
 @pytest.mark.parametrize("bad", [True, False])
@@ -578,12 +611,8 @@ def test_a_dialog_that_does_nothing_until_a_day_is_ticked_is_probed_in_full(sess
         return read_model(sess.page).forms[0]
 
     probe_form(sess, "Create New Schedule", reopen)
-    assert not any("not clearly accepted" in step for step in sess.log.steps), sess.log.steps
     assert any("ticked its first choice" in step for step in sess.log.steps), sess.log.steps
-    if bad:
-        assert "duplicate-accepted" in _kinds(sess), sess.log.findings
-    else:
-        assert "duplicate-accepted" not in _kinds(sess) and "duplicate" in {c.probe for c in sess.log.covered}, sess.log.steps
+    _assert_taken_then_tried_twice(sess, bad)
 
 
 @pytest.mark.parametrize("past_days", [True, False])

@@ -96,6 +96,11 @@ def test_date_cases_try_the_past_the_future_and_an_end_before_the_start_only_whe
     assert date_cases([limited]) == []
 
 
+@pytest.mark.parametrize("label", ["Date of Visit", "Birth date", "Date purchased"])
+def test_a_date_of_what_already_happened_is_tried_in_the_future_only(label):
+    assert [probe for probe, *_ in date_cases([_date_field("#v", label)])] == ["future-date-accepted"]
+
+
 def test_a_start_and_end_pair_is_read_from_the_labels():
     fields = [_date_field("#a", "Check-in"), _date_field("#b", "Check-out")]
     assert date_pair(fields) == (fields[0], fields[1])

@@ -35,7 +35,7 @@ from webtester.probes.figures import compare_figures
 from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
 from webtester.probes.pagemodel import DATE_ASKED, Field, FormModel, read_model
-from webtester.probes.session import ERROR_WORDS, SUCCESS_WORDS, ProbeSession
+from webtester.probes.session import CLICK_TIMEOUT_MS, ERROR_WORDS, SUCCESS_WORDS, ProbeSession
 
 UNAVAILABLE = re.compile(r"sold[ -]?out|unavailable|not available|fully booked|\bfull\b(?![- ]time)|waitlist", re.IGNORECASE)
 CONSENT = re.compile(r"agree|accept|terms|consent|code of conduct|i confirm|privacy", re.IGNORECASE)
@@ -45,6 +45,8 @@ DATE_KINDS = ("date", "datetime-local")
 START_LABEL = re.compile(r"\b(start|from|begin|begins|check[- ]?in|departure|opens?)\b", re.IGNORECASE)
 END_LABEL = re.compile(r"\b(end|ends|to|until|finish|check[- ]?out|return|closes?|due)\b", re.IGNORECASE)
 PAST_DAYS, FUTURE_DAYS = 400, 5 * 365  # clearly in the past / far in the future, whatever today's date
+#: a date field about what already happened (a visit reviewed, a birth, a purchase): a past date is its normal value
+RETROSPECTIVE = re.compile(r"\b(visit(?:ed)?|birth\w*|born|dob|purchased?|incurred|occurred|happened)\b", re.IGNORECASE)
 #: forms that create nothing: sending the same data again is no duplicate
 NOT_CREATING = re.compile(r"\b(sign ?in|log ?in|login|password|subscribe|newsletter|search|filter)\b", re.IGNORECASE)
 #: words of changing what exists (an edit, an update, settings, preferences) rather than creating an entry
@@ -63,7 +65,7 @@ WEAK_SIGNS = frozenset({"form-closed", "navigated", "new-text"})
 CLEAR_SIGNS = STRONG_SIGNS | (WEAK_SIGNS - {"new-text"})
 
 #: fields chosen by a click rather than typed into: custom selects and date pickers, and the native choices
-WIDGET_KINDS = ("combobox", "datepicker")
+WIDGET_KINDS = ("combobox", "datepicker", "rating")
 CHOICE_KINDS = ("select", "radio", "checkbox", *WIDGET_KINDS)
 #: the token of the empty submission: no data of its own to look for
 NO_TOKEN = "\u0000none"
@@ -233,6 +235,10 @@ def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozense
             elif f.kind == "datepicker":
                 if f.value or widgets.pick_day(sess, f):
                     filled += 1
+            elif f.kind == "rating":
+                with sess.journal.act("click", loc, key=f.sel):
+                    loc.click(timeout=CLICK_TIMEOUT_MS)
+                filled += 1
             elif f.kind == "radio":
                 group = f.name or f.sel
                 if group not in radios_done:
@@ -279,7 +285,7 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
         if button.is_disabled():
             return None
         with sess.journal.act("click", button, key=form.submit):
-            button.click(timeout=2000)
+            _click_even_if_covered(button)
     except Exception:
         return None
     sess.settle(250)
@@ -290,6 +296,18 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
     shown = sess.shows(token) or bool(fields_after.get("holds"))  # also as the value of an editable row
     return Submission(before, after, form_state(sess, form), token, shown, shown and sess.shows(token, in_list=True),
                       int(fields_before.get("count") or 0), int(fields_after.get("count") or 0), values_before)
+
+
+def _click_even_if_covered(button: Any) -> None:
+    """Click ``button``; when the click cannot reach it but it is shown and enabled, a notice laid over it (the
+    toast of the submission before, which stays for seconds) takes the click: the button gets its own click event,
+    as it would once the notice is gone."""
+    try:
+        button.click(timeout=CLICK_TIMEOUT_MS)
+    except Exception:
+        if not (button.is_visible() and button.is_enabled(timeout=500)):
+            raise
+        button.dispatch_event("click", timeout=1000)
 
 
 def _set_value(sess: ProbeSession, f: Field, value: str, *, timeout_ms: float = ACTION_TIMEOUT_MS) -> None:
@@ -666,12 +684,13 @@ def date_pair(fields: list[Field]) -> tuple[Field, Field] | None:
 
 def date_cases(fields: list[Field]) -> list[tuple[str, dict[str, str], str, Field]]:
     """The date submissions to try: (finding probe, field selector -> value, what was entered, field concerned):
-    the first date field far in the past (when it sets no ``min``) and far in the future (no ``max``), and for a
+    the first date field far in the past (when it sets no ``min`` and is not :data:`RETROSPECTIVE`) and far in the
+    future (no ``max``), and for a
     start / end pair an end date a week before its start."""
     cases: list[tuple[str, dict[str, str], str, Field]] = []
     pair = date_pair(fields)
     first = next((f for f in _date_fields(fields) if not f.optional), None)
-    if first is not None and not first.min:
+    if first is not None and not first.min and not RETROSPECTIVE.search(first.label):
         value = date_value(first.kind, -PAST_DAYS)
         cases.append(("past-date-accepted", {first.sel: value}, f"a date in the past ({value})", first))
     if first is not None and not first.max:

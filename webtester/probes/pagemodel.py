@@ -104,6 +104,23 @@ MODEL_JS = r"""() => {
   const isField = el => custom(el) || datePicker(el) || (el.tagName !== 'BUTTON' && !['hidden', 'submit', 'button', 'reset', 'image', 'file'].includes((el.type || '').toLowerCase()) &&
     !(el.tagName === 'SELECT' && el.getAttribute('aria-hidden') === 'true'));
   const FIELDS = 'input, textarea, select, button[role=combobox], button[aria-haspopup=dialog]';
+  // a star rating: three to ten enabled buttons side by side, each only lucide's star icon (stars that only show a
+  // rating are disabled or no buttons); its fourth star (or its last) is what filling it in clicks
+  const ratingsOf = root => {
+    const groups = new Map();
+    for (const b of root.querySelectorAll('button')) {
+      if (b.disabled || clean(b.innerText) || !b.querySelector('svg[class*="lucide-star"]')) continue;
+      if (!groups.has(b.parentElement)) groups.set(b.parentElement, []);
+      groups.get(b.parentElement).push(b);
+    }
+    return [...groups.values()].filter(stars => stars.length >= 3 && stars.length <= 10).map(stars => {
+      const pick = stars[Math.min(3, stars.length - 1)];
+      const label = nearLabel(stars[0]) || clean(stars[0].parentElement.getAttribute('aria-label') || '') || 'rating';
+      return {sel: sel(pick), tag: 'button', type: 'rating', name: '', value: '', visible: vis(pick), disabled: false,
+        min: null, max: null, checked: false, required: /\*/.test(label), optional: /optional/i.test(label),
+        label: label.replace(/\(optional\)|\*/gi, '').trim() || 'rating'};
+    });
+  };
   const forms = [...document.forms].map(form => {
     const verb = /^\s*(save|submit|send|create|add|book|register|apply|post|place|calculate|update)\b/i;
     let submit = form.querySelector('button[type=submit], input[type=submit]') ||
@@ -116,7 +133,7 @@ MODEL_JS = r"""() => {
     return {sel: sel(form), name: nameOf(form), visible: vis(form), novalidate: form.noValidate,
       in_dialog: !!box, role: form.getAttribute('role') || '',
       submit: submit ? sel(submit) : null, submit_text: submit ? clean(submit.innerText || submit.value) : '',
-      fields: [...form.querySelectorAll(FIELDS)].filter(isField).map(fieldOf)};
+      fields: [...form.querySelectorAll(FIELDS)].filter(isField).map(fieldOf).concat(ratingsOf(form))};
   });
   // the main repeated list: the parent with the most visible, similar, texty children
   let best = null;
@@ -169,7 +186,8 @@ MODEL_JS = r"""() => {
     if (!(listEl && box.contains(listEl))) fields.forEach(el => claimed.add(el));
     const dialog = box.closest('dialog, [role=dialog]');
     forms.push({sel: sel(box), name: nameOf(box, b), visible: vis(box), novalidate: true, in_dialog: !!dialog, role: '',
-      loose: true, submit: sel(b), submit_text: clean(b.innerText || b.value), fields: fields.map(fieldOf)});
+      loose: true, submit: sel(b), submit_text: clean(b.innerText || b.value),
+      fields: fields.map(fieldOf).concat(ratingsOf(box).filter(r => !document.querySelector(r.sel).closest("form")))});
   }
   const outside = [...document.querySelectorAll(FIELDS)]
     .filter(el => isField(el) && vis(el) && !el.disabled && !(listEl && listEl.contains(el)) && !claimed.has(el))
@@ -265,7 +283,7 @@ class Field:
     @property
     def kind(self) -> str:
         """'select', 'textarea', 'radio', 'checkbox', 'combobox' (a custom select), 'datepicker' (a button that opens
-        a calendar) or the input type."""
+        a calendar), 'rating' (a row of star buttons) or the input type."""
         return self.tag if self.tag in ("select", "textarea") else (self.type or "text")
 
 
