@@ -26,7 +26,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
-from webtester.browser.watchdog import bounded, evaluate
+from webtester.browser.watchdog import bounded, evaluate, matches
 from webtester.models import ActionRecord
 from webtester.probes import widgets
 from webtester.probes.editing import form_name, probe_edit
@@ -216,8 +216,11 @@ def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozense
     for f in form.fields:
         if f.sel in skip or (f.kind == "radio" and (f.name or f.sel) in skip) or f.disabled or not f.visible:
             continue
-        loc = page.locator(f.sel).first
+        # a rating's star is found by its path only while the path still leads to a star
+        loc = page.locator(f.sel + (':has(svg[class*="lucide-star"])' if f.kind == "rating" else "")).first
         try:
+            if not matches(loc):
+                continue  # the form changed under the field's path (a choice before it added a block): no wait for it
             if f.kind == "select":
                 wanted = (choose or {}).get(f.sel)
                 options = [o for o in f.options if o["value"] and not o["disabled"] and not UNAVAILABLE.search(o["text"])]
@@ -282,7 +285,7 @@ def submit(sess: ProbeSession, form: FormModel, token: str) -> Submission | None
     mark = sess.before_action()
     button = sess.page.locator(form.submit).first
     try:
-        if button.is_disabled():
+        if not matches(button) or button.is_disabled():
             return None
         with sess.journal.act("click", button, key=form.submit):
             _click_even_if_covered(button)
