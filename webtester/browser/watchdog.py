@@ -48,6 +48,11 @@ class _Stalled(BaseException):
         self.block = block
 
 
+class _Expired(Exception):
+    """Raised by :func:`_interrupted_after` when its block's call was interrupted (its own class, so that no
+    timeout the block raises itself, such as a script's, is taken for it)."""
+
+
 class Watchdog:
     """Bounds the calls on one page (see the module docstring); ``on_stall`` is told the reason once."""
 
@@ -74,7 +79,7 @@ class Watchdog:
         try:
             with _interrupted_after(self.page._loop, limit):
                 yield
-        except TimeoutError:
+        except _Expired:
             self._stall(limit)
 
     def crash(self) -> None:
@@ -100,7 +105,7 @@ class Watchdog:
 @contextmanager
 def _interrupted_after(loop: Any, seconds: float) -> Iterator[None]:
     """Run the block's Playwright calls; one still waiting after ``seconds`` is interrupted and the block raises
-    ``TimeoutError``. ``loop`` is Playwright's event loop, which runs while a synchronous call waits."""
+    :class:`_Expired`. ``loop`` is Playwright's event loop, which runs while a synchronous call waits."""
     waiter = greenlet.getcurrent()
     token = object()
 
@@ -114,7 +119,7 @@ def _interrupted_after(loop: Any, seconds: float) -> Iterator[None]:
     except _Stalled as stall:
         if stall.block is not token:
             raise
-        raise TimeoutError(f"still waiting after {seconds:g} s") from None
+        raise _Expired(f"still waiting after {seconds:g} s") from None
     finally:
         timer.cancel()
 
@@ -130,7 +135,7 @@ def close_context(context: Any, limit_s: float | None = None) -> str | None:
         with _interrupted_after(context._loop, limit):
             context.close()
         return None
-    except TimeoutError:
+    except _Expired:
         pass
     for page in list(context.pages):
         dog = _WATCHDOGS.get(page)
@@ -140,7 +145,7 @@ def close_context(context: Any, limit_s: float | None = None) -> str | None:
         with _interrupted_after(context._loop, limit):
             context.close()
         return None
-    except TimeoutError:
+    except _Expired:
         return f"the browser context did not close within {2 * limit:g} s; it is left to the browser's closing"
     except Exception as exc:  # the crash may end the context under the closing
         return None if "closed" in str(exc).lower() else f"the browser context failed to close: {exc}"
