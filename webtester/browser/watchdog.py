@@ -131,24 +131,23 @@ def close_context(context: Any, limit_s: float | None = None) -> str | None:
     the same time once more. Returns ``None`` once closed, else why the context was left to the browser's own
     closing."""
     limit = CLOSE_LIMIT_S if limit_s is None else limit_s
-    try:
-        with _interrupted_after(context._loop, limit):
-            context.close()
-        return None
-    except _Expired:
-        pass
-    for page in list(context.pages):
-        dog = _WATCHDOGS.get(page)
-        if dog is not None:
-            dog.crash()
-    try:
-        with _interrupted_after(context._loop, limit):
-            context.close()
-        return None
-    except _Expired:
-        return f"the browser context did not close within {2 * limit:g} s; it is left to the browser's closing"
-    except Exception as exc:  # the crash may end the context under the closing
-        return None if "closed" in str(exc).lower() else f"the browser context failed to close: {exc}"
+    for attempt in range(2):
+        if attempt:  # the closing is held up: end the renderers of the context's watched pages
+            for page in list(context.pages):
+                dog = _WATCHDOGS.get(page)
+                if dog is not None:
+                    dog.crash()
+        try:
+            with _interrupted_after(context._loop, limit):
+                context.close()
+            return None
+        except _Expired:
+            continue
+        except Exception as exc:  # after the crash, the context may end under the closing
+            if not attempt:
+                raise
+            return None if "closed" in str(exc).lower() else f"the browser context failed to close: {exc}"
+    return f"the browser context did not close within {2 * limit:g} s; it is left to the browser's closing"
 
 
 _WATCHDOGS: "weakref.WeakKeyDictionary[Any, Watchdog]" = weakref.WeakKeyDictionary()

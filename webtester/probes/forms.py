@@ -688,8 +688,7 @@ def date_pair(fields: list[Field]) -> tuple[Field, Field] | None:
 def date_cases(fields: list[Field]) -> list[tuple[str, dict[str, str], str, Field]]:
     """The date submissions to try: (finding probe, field selector -> value, what was entered, field concerned):
     the first date field far in the past (when it sets no ``min`` and is not :data:`RETROSPECTIVE`) and far in the
-    future (no ``max``), and for a
-    start / end pair an end date a week before its start."""
+    future (no ``max``), and for a start / end pair an end date a week before its start."""
     cases: list[tuple[str, dict[str, str], str, Field]] = []
     pair = date_pair(fields)
     first = next((f for f in _date_fields(fields) if not f.optional), None)

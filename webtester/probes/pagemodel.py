@@ -76,6 +76,13 @@ MODEL_JS = r"""() => {
   const calendarIcon = el => !!el.querySelector('svg[class*="lucide-calendar"]');
   const datePicker = el => el.tagName === 'BUTTON' && el.getAttribute('aria-haspopup') === 'dialog' &&
     (dateAsked.test(clean(el.innerText)) || dateShown.test(clean(el.innerText)) || calendarIcon(el));
+  // what a label marks: "(optional)", or "*" for a required field; the label itself without the marks
+  const marked = f => {
+    f.optional = /optional/i.test(f.label);
+    if (/\*/.test(f.label)) f.required = true;
+    f.label = f.label.replace(/\(optional\)|\*/gi, '').trim();
+    return f;
+  };
   const fieldOf = el => {
     const text = clean(el.innerText);
     const own = labelOf(el), named = own && own !== el.id;  // a generated id names nothing
@@ -95,10 +102,7 @@ MODEL_JS = r"""() => {
         checked: !!el.checked, value: el.value || ''};
       if (f.tag === 'select') f.options = [...el.options].map(o => ({value: o.value, text: clean(o.text), disabled: o.disabled, selected: o.selected}));
     }
-    f.optional = /optional/i.test(f.label);
-    if (/\*/.test(f.label)) f.required = true;
-    f.label = f.label.replace(/\(optional\)|\*/gi, '').trim();
-    return f;
+    return marked(f);
   };
   // the native select a custom one keeps hidden beside it for the browser's form is not a field of its own
   const isField = el => custom(el) || datePicker(el) || (el.tagName !== 'BUTTON' && !['hidden', 'submit', 'button', 'reset', 'image', 'file'].includes((el.type || '').toLowerCase()) &&
@@ -115,10 +119,11 @@ MODEL_JS = r"""() => {
     }
     return [...groups.values()].filter(stars => stars.length >= 3 && stars.length <= 10).map(stars => {
       const pick = stars[Math.min(3, stars.length - 1)];
-      const label = nearLabel(stars[0]) || clean(stars[0].parentElement.getAttribute('aria-label') || '') || 'rating';
-      return {sel: sel(pick), tag: 'button', type: 'rating', name: '', value: '', visible: vis(pick), disabled: false,
-        min: null, max: null, checked: false, required: /\*/.test(label), optional: /optional/i.test(label),
-        label: label.replace(/\(optional\)|\*/gi, '').trim() || 'rating'};
+      const f = marked({sel: sel(pick), tag: 'button', type: 'rating', name: '', value: '', visible: vis(pick),
+        disabled: false, min: null, max: null, checked: false, required: false,
+        label: nearLabel(stars[0]) || clean(stars[0].parentElement.getAttribute('aria-label') || '')});
+      f.label = f.label || 'rating';
+      return f;
     });
   };
   const forms = [...document.forms].map(form => {
