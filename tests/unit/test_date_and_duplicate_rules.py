@@ -26,6 +26,12 @@ from webtester.probes.pagemodel import Field
     ("You cannot create multiple rule sets with the same name.", "duplicate"),
     ("Users cannot send multiple inquiry forms for the same pet within a short time.", "duplicate"),
     ("Patients cannot make appointments within the same time slot as other patients.", "duplicate"),
+    ("Guests cannot leave a review for the same stay repeatedly.", "duplicate"),
+    ("Only one reservation can be accepted for the same table at the same time.", "duplicate"),
+    ("Tag names within a group must be unique.", "duplicate"),
+    ("The list of criteria keeps its uniqueness and prevents repetition.", "duplicate"),
+    ("The booking page must have conflict detection for rooms booked at the same time.", "duplicate"),
+    ("The planner checks whether the chosen room is already occupied in that period and warns about it.", "duplicate"),
     ("To create a task, you must enter the due date, priority, and person in charge.", "required"),
     ("The primary owner must be selected from the available list; it cannot be left blank.", "required"),
     ("Users cannot create a view if the view name or the filter criteria are empty.", "required"),
@@ -39,6 +45,9 @@ def test_constraint_items_get_their_date_or_duplicate_rule(text, rule):
     "Exceptions whose expiration date has passed move to the history list.",
     "Users can add upcoming events to a calendar.",
     "Different rooms can be booked for the same time slot.",
+    "Users can edit their comments repeatedly and revert to earlier versions.",
+    "A course that conflicts with the timetable is shown with a warning.",
+    "Only one panel at a time is expanded.",
     "The deadline for the task must be a valid future date or current date.",  # a past date is what it forbids
 ])
 def test_items_that_set_no_such_limit_get_no_date_rule(text):

@@ -174,10 +174,13 @@ _RULE_PATTERNS: list[tuple[str, str]] = [
                     r"(?:date|time)s? (?:is |are )?(?:later|after) (?:than )?(?:today|now|the current)"),
     ("date-order", r"start\w*[^.]{0,40}\b(?:earlier|before|prior)\b[^.]{0,40}\bend|\bend\w*[^.]{0,40}\b(?:later|after)\b[^.]{0,40}\bstart|"
                    r"start (?:date|time)s? (?:is |are )?later than|valid time ?frame|valid (?:date|time) (?:range|period)"),
-    ("duplicate", r"duplicat|same name|(?:names?|titles?) (?:must|should) be unique|unique (?:names?|titles?)|\btwice\b|"
-                  r"repeated(?:ly)? (?:submi|post|creat|add|book|send)|(?:submi|post|book|regist|appl|send|publish)\w* [^.]{0,30}"
+    ("duplicate", r"duplicat|same name|(?:must|should) be unique|unique (?:names?|titles?)|uniqueness|\brepetition\b|"
+                  r"\btwice\b|repeated(?:ly)? (?:submi|post|creat|add|book|send)|"
+                  r"(?:submi|post|book|regist|appl|send|publish|leav)\w* [^.]{0,30}"
                   r"(?:repeatedly|more than once|multiple times)|multiple (?:\w+ ){1,2}for the same|same contact information|"
-                  r"double[- ]book|booked repeatedly|(?:cannot|can't|not|no|prevent\w*)\b[^.]{0,60}\bsame time ?slot"),
+                  r"double[- ]book|booked repeatedly|(?:cannot|can't|not|no|prevent\w*)\b[^.]{0,60}\bsame time ?slot|"
+                  r"\bonly (?:one|a single)\b[^.]{0,40}\b(?:for|per|on) the same\b|"
+                  r"conflict (?:detection|check)|(?:check|detect)\w*\b[^.]{0,80}\bconflict|if there is a conflict|already occupied"),
     ("dead-control", r"every (?:button|control|link)|buttons? (?:and links )?respond"),
     ("errors", r"console|script errors?"),
     ("layout", r"horizontal scroll|overflow|fits? the (?:window|viewport|screen)"),
