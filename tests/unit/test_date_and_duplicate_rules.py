@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from webtester.baseline.checklist import plan_checklist, rules_for_text, singular
+from webtester.baseline.checklist import form_noun, plan_checklist, rules_for_text, singular
 from webtester.baseline.explore import Exploration
 from webtester.baseline.verdicts import decide
 from webtester.models import Dimension, Status, TestItem
@@ -279,3 +279,34 @@ def test_a_click_that_shows_no_new_field_opens_no_form():
     dialog = CrawlState("s2", "/", "Recipes", ["New recipe"], "New recipe", [*search, {"role": "text", "label": "Title"}], True)
     assert not _new_fields(home, detail)
     assert _new_fields(home, dialog)
+
+
+def test_the_repeated_submission_item_names_what_the_form_that_took_it_twice_creates():
+    instruction = "I want a document manager where users register an account, create folders and upload documents."
+    plain = [p for p in plan_checklist(instruction, None, 20, exercised={"duplicate"}) if p.rule == "duplicate"]
+    assert not plain[0].description.startswith("Submitting the same folder")
+    met = [("duplicate", "New Folder", ""), ("duplicate", "Edit Folder", "")]
+    named = [p for p in plan_checklist(instruction, None, 20, exercised={"duplicate"}, met=met) if p.rule == "duplicate"]
+    assert len(named) == 1 and named[0].description.startswith("Submitting the same folder twice")
+
+
+@pytest.mark.parametrize("form, noun", [
+    ("New Folder", "folder"), ("Add New Expenses", "expense"), ("Create Parameter Set", "parameter set"),
+    ("Request to Book", None),  # only verbs
+    ("Skyline Conference Room", None),  # a form named after what it books, which the instruction does not name
+    ("Products & Services", None),
+])
+def test_a_form_names_what_it_creates_when_the_instruction_speaks_of_it(form, noun):
+    instruction = "Users can add expenses to folders, define parameter sets and book meeting rooms. Products and services..."
+    assert form_noun(form, instruction) == noun
+
+
+def test_a_date_field_the_exploration_tried_gets_the_limit_its_label_implies():
+    instruction = "I want a project tracker where managers create projects and log job applications."
+    met = [("past-date", "Create New Project", "Start Date"), ("future-date", "Create New Project", "Start Date"),
+           ("future-date", "Add Application", "Date Applied"), ("past-date", "Add Note", "Date")]
+    rules = {p.rule: p.description for p in plan_checklist(instruction, None, 20, exercised={"past-date", "future-date"}, met=met)}
+    assert rules["past-date"].startswith("The start date of a project cannot be set in the past")
+    assert rules["future-date"].startswith("The date applied of an application cannot be a future date")
+    undated = {p.rule for p in plan_checklist(instruction, None, 20, met=[("past-date", "Add Note", "Date")])}
+    assert not {"past-date", "future-date"} & undated  # a date of a note is neither ahead nor behind

@@ -10,11 +10,12 @@ is about); :func:`rules_for_text` gives the rules of any item text (instruction 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from webtester.baseline.requirements import Requirement, implied_items, requirements
 from webtester.models import Dimension, TestItem, number_ids
+from webtester.probes.forms import CHANGING
 from webtester.probes.lists import search_fields
 from webtester.probes.pagemodel import PageModel
 from webtester.settings import DEFAULT_MAX_ITEMS
@@ -39,6 +40,18 @@ BEHIND = re.compile(r"\b(transaction|expense|workout|exercise|income|purchase|re
                     re.IGNORECASE)
 DATE_RANGE = re.compile(r"\bstart (?:date|time)|\bend date|date range|check-?in[^.]*check-?out|\bfrom [^.]{0,30}\bto\b[^.]{0,20}\bdates?",
                         re.IGNORECASE)
+#: a date field (by its label, else its form's name) about what lies ahead, where a past date is wrong, or about
+#: what already happened, where a future date is wrong
+AHEAD_FIELD = re.compile(r"\b(start\w*|deadlines?|due|expir\w*|events?|appointments?|bookings?|reserv\w*|check-?in|"
+                         r"meetings?|interviews?|launch\w*|departure|deliver\w*|trips?)\b", re.IGNORECASE)
+BEHIND_FIELD = re.compile(r"\b(applied|complet\w*|transactions?|expenses?|purchase\w*|paid|payments?|joined|birth\w*|"
+                          r"recorded|logged|workouts?|incurred|spent|occurred|income)\b", re.IGNORECASE)
+#: the leading words of a form's name that say what it does rather than what it holds ("Add New", "Request to")
+FORM_VERBS = re.compile(r"^(?:(?:add|create|new|submit|send|post|save|confirm|request|make|log|record|register|write|"
+                        r"upload|get|start|book|configure|manage|set up|define|an?|the|to|your|my)\s+)+", re.IGNORECASE)
+
+#: what the exploration met: the rule, form and field of each of its findings and coverage records ("" when none)
+Met = tuple[str, str, str]
 
 #: the requirement verbs whose object names what an explored edit, deletion or repeated submission is about
 EDIT_VERBS = ("edit", "update", "modify", "rename")
@@ -201,7 +214,8 @@ def _short(text: str, n: int = 40) -> str:
     return text if len(text) <= n else text[:n].rsplit(" ", 1)[0]
 
 
-def _implied(instruction: str, model: PageModel | None, exercised: Collection[str] = ()) -> list[Planned]:
+def _implied(instruction: str, model: PageModel | None, exercised: Collection[str] = (),
+             met: Sequence[Met] = ()) -> list[Planned]:
     out: list[Planned] = []
     add = out.append
     reqs = requirements(instruction)  # their objects name what the exploration's edits, deletions and repeats are about
@@ -343,10 +357,11 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
         add(Planned(IX, "Dialogs and pop-ups close with their close (×) button and with the Escape key.",
                     "Open each dialog and close it with its close button, then with Escape.", "The dialog closes each time.",
                     "dialog-close", None, 1))
-    out += _date_items(instruction, exercised)
+    dated = _date_items(instruction, exercised)
+    out += dated + _field_date_items(instruction, met, {p.rule for p in dated})
     if CREATE.search(instruction) or "duplicate" in exercised:
         created = _object_of(reqs, CREATE_VERBS)
-        entry = singular(_bare(created)) if created else "entry"
+        entry = _met_noun(met, "duplicate", instruction) or (singular(_bare(created)) if created else "entry")
         add(Planned(CS, f"Submitting the same {entry} twice does not create a duplicate: the repeated submission (same name "
                         "and details) is rejected or warned about.", "Submit a form with valid data, then submit the same data again.",
                     "The second submission is rejected or a duplicate warning is shown; only one entry exists.",
@@ -432,6 +447,54 @@ def _date_items(instruction: str, exercised: Collection[str] = ()) -> list[Plann
     return out
 
 
+def _field_date_items(instruction: str, met: Sequence[Met], planned: set[str | None]) -> list[Planned]:
+    """Date limits for the date fields the exploration tried (when the instruction's own date items leave the
+    limit out): no past date in a field about what lies ahead ("Start Date" of "Create New Project"), no future
+    date in one about what already happened ("Date Applied")."""
+    out: list[Planned] = []
+    for rule, form, field in met:
+        if rule not in ("past-date", "future-date") or not field:
+            continue
+        about = field if AHEAD_FIELD.search(field) or BEHIND_FIELD.search(field) else form
+        ahead, behind = bool(AHEAD_FIELD.search(about)), bool(BEHIND_FIELD.search(about))
+        limit = "past-date" if ahead and not behind else "future-date" if behind and not ahead else None
+        if limit is None or limit in planned:
+            continue
+        planned.add(limit)
+        noun = form_noun(form, instruction)
+        what = f"the {field.lower()}" + (f" of {_a(noun)}" if noun else "")
+        if limit == "past-date":
+            out.append(Planned(CS, f"{what[0].upper()}{what[1:]} cannot be set in the past: a past date is rejected with an error.",
+                               f"Enter a date in the past as the {field} and submit.",
+                               "The past date is rejected; nothing is saved.", "past-date", None, 1))
+        else:
+            out.append(Planned(CS, f"{what[0].upper()}{what[1:]} cannot be a future date: a date after today is rejected.",
+                               f"Enter a date years ahead as the {field} and submit.",
+                               "The future date is rejected; nothing is saved.", "future-date", None, 1))
+    return out
+
+
+def form_noun(form: str, instruction: str) -> str | None:
+    """What a form creates, by its name ("New Folder" -> "folder"), when the instruction speaks of it, every word
+    (None otherwise: a form may be named after the entry it books, "Skyline Conference Room")."""
+    noun = FORM_VERBS.sub("", form.strip() + " ").strip().lower()
+    if not re.fullmatch(r"[a-z]+(?: [a-z]+){0,2}", noun) or CREATE.fullmatch(noun):
+        return None
+    noun = singular(noun)
+    spoken = all(re.search(rf"\b{re.escape(word)}", instruction, re.IGNORECASE) for word in noun.split())
+    return noun if spoken else None
+
+
+def _met_noun(met: Sequence[Met], rule: str, instruction: str) -> str | None:
+    """What the first creating form the exploration tried ``rule`` on creates (see :func:`form_noun`)."""
+    for record_rule, form, _ in met:
+        if record_rule == rule and form and not CHANGING.search(form):
+            noun = form_noun(form, instruction)
+            if noun:
+                return noun
+    return None
+
+
 def _a(noun: str) -> str:
     """``noun`` with its indefinite article."""
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
@@ -462,10 +525,12 @@ def _requirement_items(instruction: str) -> list[Planned]:
 
 
 def plan_checklist(instruction: str, model: PageModel | None, max_items: int = DEFAULT_MAX_ITEMS,
-                   exercised: Collection[str] = ()) -> list[Planned]:
+                   exercised: Collection[str] = (), met: Sequence[Met] = ()) -> list[Planned]:
     """The planned items (at most ``max_items``), in dimension order (FT, CS, IX, CT); ``exercised``: the rules the
-    app's exploration exercised, which call for items the instruction does not ask for (a Delete control met)."""
-    everything = _implied(instruction, model, exercised)
+    app's exploration exercised, which call for items the instruction does not ask for (a Delete control met);
+    ``met``: where it exercised them (findings first), which names what such an item is about (the form's entry, the
+    date field)."""
+    everything = _implied(instruction, model, exercised, met)
     implied = [p for p in everything if p.priority != FILLER]
     clauses = _requirement_items(instruction)
     keep_clauses = min(len(clauses), max(max_items * 2 // 5, max_items - len(implied)))

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from webtester.agents.base import AppPage, Checklist, ChecklistError, ItemBudget, PageOpener
 from webtester.baseline.absence import AbsenceModel, AppVocabulary, shipped_model
-from webtester.baseline.checklist import number_items, plan_checklist
+from webtester.baseline.checklist import Met, number_items, plan_checklist
 from webtester.baseline.crawl import StateGraph, crawl
 from webtester.baseline.explore import Exploration, Explorer
 from webtester.baseline.survey import page_model_from_dict, page_model_to_dict, survey
@@ -36,6 +36,7 @@ from webtester.baseline.verdicts import (
     asked_action,
     decide,
     fail_probability,
+    record_place,
     with_feature_search,
     without_action,
 )
@@ -196,7 +197,7 @@ class BaselineTester:
             model = page_model_from_dict(self._start_page["model"])
         elif self._start_page:
             notes.append(f"the start page could not be read ({self._start_page['error']}); checklist from the instruction only")
-        planned = plan_checklist(instruction, model, max_items, exercised=self._exercised_rules())
+        planned = plan_checklist(instruction, model, max_items, exercised=self._exercised_rules(), met=self._met())
         if not planned:
             raise ChecklistError("the baseline found no requirement in the instruction")
         items = number_items(planned)
@@ -212,6 +213,13 @@ class BaselineTester:
             return set()
         rules = {c["probe"] for c in self._exploration.covered}
         return rules | {r for f in self._exploration.findings for r in PROBE_RULES.get(f["probe"], ())}
+
+    def _met(self) -> list[Met]:
+        """Where the exploration exercised each rule: its findings first, then its coverage records."""
+        if self._exploration is None:
+            return []
+        met: list[Met] = [(rule, *record_place(f)) for f in self._exploration.findings for rule in PROBE_RULES.get(f["probe"], ())]
+        return met + [(c["probe"], *record_place(c)) for c in self._exploration.covered]
 
     # -- stage 2
 

@@ -114,6 +114,15 @@ def _form(record: dict) -> str:
     return quoted[-1] if quoted else ""
 
 
+def record_place(record: dict) -> tuple[str, str]:
+    """The form and the field a finding or coverage record is about ("" for what it does not name)."""
+    details = record.get("details") or {}
+    element = record.get("element", "")
+    quoted = re.findall(r'"([^"]+)"', element)
+    field = str(details.get("field") or (quoted[0] if element.startswith("field ") and quoted else ""))
+    return _form(record) if " form " in f" {element}" else "", field
+
+
 #: a form that changes what exists (an entry's edit form, the app's settings) rather than creating an entry
 CHANGING_FORM = re.compile(r"^(?:edit|update|modify|change|rename|settings|preferences|save changes)\b", re.IGNORECASE)
 
