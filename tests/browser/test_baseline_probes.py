@@ -628,6 +628,38 @@ def test_a_dialog_that_does_nothing_until_a_day_is_ticked_is_probed_in_full(sess
     _assert_taken_then_tried_twice(sess, bad)
 
 
+@pytest.mark.parametrize("bad", [True, False])
+def test_a_dialog_whose_button_stays_disabled_until_a_skill_is_ticked_is_probed_in_full(session, bad):
+    """The employee dialog's button stays disabled with its text fields filled until one of its skills (a Radix
+    checkbox) is ticked: the valid submission that could not be sent gets the first box ticked and is sent, and the
+    battery goes on to send the same employee twice."""
+    sess = session("staff.html", bad=bad)
+
+    def reopen():
+        sess.goto()
+        sess.page.click("#open")
+        return read_model(sess.page).forms[0]
+
+    probe_form(sess, "Add Employee", reopen)
+    assert any("ticked its first choice" in step for step in sess.log.steps), sess.log.steps
+    _assert_taken_then_tried_twice(sess, bad)
+
+
+@pytest.mark.parametrize("bad", [True, False])
+def test_a_form_that_does_nothing_when_empty_is_tried_with_only_its_first_field(session, bad):
+    """The task form's button does nothing at all while the title is empty: that is a refusal too, so the form is
+    sent with only its title, which shows whether the due date is required (a finding when a task without one is
+    listed, coverage when it is refused)."""
+    sess = session("quiet.html", bad=bad)
+    probe_form(sess, "Create Task", lambda: (sess.goto(), read_model(sess.page).forms[0])[1])
+    assert any("submitted with only 'Title'" in step for step in sess.log.steps), sess.log.steps
+    missing = [f for f in sess.log.findings if f.probe == "empty-field-accepted"]
+    if bad:
+        assert [f.element for f in missing] == ['field "Due Date" of form "Create Task"'], sess.log.findings
+    else:
+        assert not missing and any(c.probe == "required" and "'Due Date' left empty" in c.element for c in sess.log.covered)
+
+
 @pytest.mark.parametrize("past_days", [True, False])
 def test_a_date_picker_is_tried_with_a_day_before_today(session, past_days):
     """The calendar of a date picker shows yesterday before today: when it lets yesterday be chosen and the expense is

@@ -362,7 +362,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     fill_form(sess, form, token)
     valid = submit(sess, form, token)
     sess.step(f"{where}: submitted valid data ({token})")
-    if valid is not None and _asks_for_one_part(valid) and _add_one_part(sess, form, token):
+    if _asks_for_one_part(sess, form, valid) and _add_one_part(sess, form, token):
         valid = submit(sess, form, token)
         sess.one_part_forms.add(form.signature)  # every later submission adds it too, so it is not what is refused
         sess.step(f"{where}: added one part of its list (or ticked its first choice) and submitted again ({token})")
@@ -392,8 +392,10 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     if not _invalid_value_probes(sess, form, where, valid, reopen, max_fields) or \
             not _date_probes(sess, form, where, valid, reopen):
         return
-    # 5. a form that refuses to be empty must refuse text fields holding only spaces
-    if (empty_blocked or (empty is not None and empty.rejected)) and not _blank_probe(sess, where, valid, reopen):
+    # 5. a form that refuses to be empty (with a message, a disabled button, or by doing nothing at all) must refuse
+    # text fields holding only spaces
+    refuses_empty = empty_blocked or (empty is not None and (empty.rejected or not empty.success_signs))
+    if refuses_empty and not _blank_probe(sess, where, valid, reopen):
         return
     # 6. a required choice left unset, 7. options marked unavailable
     if not _required_choice_probe(sess, form, where, valid, reopen) or \
@@ -403,7 +405,7 @@ def probe_form(sess: ProbeSession, name: str, reopen: Reopen, *, max_fields: int
     if not NOT_CREATING.search(f"{name} {form.submit_text}"):
         _duplicate_probe(sess, where, valid, reopen, reopen_here, list_pages)
     # 9. a form that refuses to be empty, filled in only in its first text field: which other fields it requires
-    if empty_blocked or (empty is not None and empty.rejected):
+    if refuses_empty:
         _partial_probe(sess, where, valid, reopen)
 
 
@@ -516,10 +518,19 @@ _ADD_ONE_JS = r"""([formSel, submitSel]) => {
 }"""
 
 
-def _asks_for_one_part(valid: Submission) -> bool:
+def _asks_for_one_part(sess: ProbeSession, form: FormModel, valid: Submission | None) -> bool:
     """The valid submission was refused with a message asking for at least one part of a list, or it did nothing
     at all (no message, no change): a form whose handler returns silently while none of its boxes is ticked (the
-    days of a schedule) shows no more than that."""
+    days of a schedule) shows no more than that; or it could not be sent, its button staying disabled with every
+    field filled (an employee's skills, none ticked)."""
+    if valid is None:
+        if not form.submit:
+            return False
+        try:
+            button = sess.page.locator(form.submit).first
+            return matches(button) and button.is_disabled(timeout=500)
+        except Exception:
+            return False
     if valid.rejected:
         return any(AT_LEAST_ONE.search(line) for line in valid.new_lines)
     return not valid.success_signs
