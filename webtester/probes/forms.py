@@ -209,18 +209,50 @@ def fill_value(f: Field, token: str) -> str | None:
 def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozenset[str] | set[str] = frozenset(),
               choose: dict[str, str] | None = None) -> int:
     """Fill ``form`` with valid data (``skip``: field selectors / radio group names left alone;
-    ``choose``: select selector -> option value to pick). Returns the number of fields set."""
+    ``choose``: select selector -> option value to pick). Returns the number of fields set.
+
+    When a choice moves the fields after it (an item chosen adds its card before them), their paths as read lead
+    nowhere: the form is read again once, ``form``'s fields and button are brought up to date in place (what the
+    caller submits next), and the fields not handled yet are filled by their label."""
+    filled, moved, handled = _fill_fields(sess, form, form.fields, token, skip, choose)
+    fresh = _read_again(sess, form) if moved else None
+    if fresh is not None:
+        left_alone = {(f.label, f.kind) for f in form.fields if f.sel in skip}
+        rest = [f for f in fresh.fields if (f.label, f.kind) not in handled | left_alone]
+        form.fields, form.submit = fresh.fields, fresh.submit
+        filled += _fill_fields(sess, form, rest, token, skip, None)[0]
+    sess.spend()
+    return filled
+
+
+def _read_again(sess: ProbeSession, form: FormModel) -> FormModel | None:
+    """``form`` as the page shows it now: the form at the same path, else the one of the same name and button."""
+    try:
+        forms = read_model(sess.page).forms
+    except Exception:
+        return None
+    return next((f for f in forms if f.sel == form.sel), None) or \
+        next((f for f in forms if (f.name, f.submit_text) == (form.name, form.submit_text)), None)
+
+
+def _fill_fields(sess: ProbeSession, form: FormModel, fields: list[Field], token: str, skip: frozenset[str] | set[str],
+                 choose: dict[str, str] | None) -> tuple[int, bool, set[tuple[str, str]]]:
+    """Fill ``fields`` of ``form`` (see :func:`fill_form`): how many were set, whether one's path led nowhere, and
+    the (label, kind) of those whose path still led to them."""
     page = sess.page
-    filled = 0
+    filled, moved = 0, False
+    handled: set[tuple[str, str]] = set()
     radios_done: set[str] = set()
-    for f in form.fields:
+    for f in fields:
         if f.sel in skip or (f.kind == "radio" and (f.name or f.sel) in skip) or f.disabled or not f.visible:
             continue
         # a rating's star is found by its path only while the path still leads to a star
         loc = page.locator(f.sel + (':has(svg[class*="lucide-star"])' if f.kind == "rating" else "")).first
         try:
             if not matches(loc):
+                moved = True
                 continue  # the form changed under the field's path (a choice before it added a block): no wait for it
+            handled.add((f.label, f.kind))
             if f.kind == "select":
                 wanted = (choose or {}).get(f.sel)
                 options = [o for o in f.options if o["value"] and not o["disabled"] and not UNAVAILABLE.search(o["text"])]
@@ -263,8 +295,7 @@ def fill_form(sess: ProbeSession, form: FormModel, token: str, *, skip: frozense
                     filled += 1
         except Exception:
             continue
-    sess.spend()
-    return filled
+    return filled, moved, handled
 
 
 def form_state(sess: ProbeSession, form: FormModel) -> dict:
