@@ -197,7 +197,8 @@ class BaselineTester:
             model = page_model_from_dict(self._start_page["model"])
         elif self._start_page:
             notes.append(f"the start page could not be read ({self._start_page['error']}); checklist from the instruction only")
-        planned = plan_checklist(instruction, model, max_items, exercised=self._exercised_rules(), met=self._met())
+        met = self._met()
+        planned = plan_checklist(instruction, model, max_items, exercised={rule for rule, _, _ in met}, met=met)
         if not planned:
             raise ChecklistError("the baseline found no requirement in the instruction")
         items = number_items(planned)
@@ -207,15 +208,9 @@ class BaselineTester:
         notes.append("rule-based checklist: " + ", ".join(f"{n} {d}" for d, n in counts.items()))
         return Checklist(items=items, notes=notes)
 
-    def _exercised_rules(self) -> set[str]:
-        """The rules the exploration exercised (with or without a finding)."""
-        if self._exploration is None:
-            return set()
-        rules = {c["probe"] for c in self._exploration.covered}
-        return rules | {r for f in self._exploration.findings for r in PROBE_RULES.get(f["probe"], ())}
-
     def _met(self) -> list[Met]:
-        """Where the exploration exercised each rule: its findings first, then its coverage records."""
+        """Where the exploration exercised each rule (with or without a finding): its findings first, then its
+        coverage records."""
         if self._exploration is None:
             return []
         met: list[Met] = [(rule, *record_place(f)) for f in self._exploration.findings for rule in PROBE_RULES.get(f["probe"], ())]

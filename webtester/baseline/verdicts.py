@@ -116,11 +116,9 @@ def _form(record: dict) -> str:
 
 def record_place(record: dict) -> tuple[str, str]:
     """The form and the field a finding or coverage record is about ("" for what it does not name)."""
-    details = record.get("details") or {}
     element = record.get("element", "")
-    quoted = re.findall(r'"([^"]+)"', element)
-    field = str(details.get("field") or (quoted[0] if element.startswith("field ") and quoted else ""))
-    return _form(record) if " form " in f" {element}" else "", field
+    named = (record.get("details") or {}).get("field") or element.startswith("field ")
+    return _form(record) if " form " in f" {element}" else "", _subject(record) if named else ""
 
 
 #: a form that changes what exists (an entry's edit form, the app's settings) rather than creating an entry

@@ -555,13 +555,7 @@ def _asks_for_one_part(sess: ProbeSession, form: FormModel, valid: Submission | 
     days of a schedule) shows no more than that; or it could not be sent, its button staying disabled with every
     field filled (an employee's skills, none ticked)."""
     if valid is None:
-        if not form.submit:
-            return False
-        try:
-            button = sess.page.locator(form.submit).first
-            return matches(button) and button.is_disabled(timeout=500)
-        except Exception:
-            return False
+        return bool(form_state(sess, form).get("disabled"))
     if valid.rejected:
         return any(AT_LEAST_ONE.search(line) for line in valid.new_lines)
     return not valid.success_signs
