@@ -523,6 +523,46 @@ def test_an_entry_the_app_lists_itself_is_edited_through_its_own_edit_control(se
         assert (verdict.status is Status.failed) is failed, (text, verdict)
 
 
+def _fails(findings: list, text: str) -> bool:
+    exploration = Exploration(findings=[f.to_dict() for f in findings], covered=[])
+    return decide(TestItem(id="FT-01", dimension=Dimension.functionality, description=text), exploration).status is Status.failed
+
+
+@pytest.mark.parametrize("layer", ["1", "part"])
+def test_an_edit_control_under_a_decoration_takes_no_click_unless_part_of_it_is_free(session, layer):
+    """Each supplier card draws a decoration over its Edit button (a card's corner gradient laid over its action
+    buttons): no click reaches the button, a finding that fails the items about editing suppliers. A small icon
+    over the button's middle only (``part``) leaves the rest of it to click, and the edit is checked as usual."""
+    sess = session(f"list.html?edit=1&layer={layer}", bad=False)
+    assert probe_listed_edit(sess, read_model(sess.page)) is True
+    if layer == "part":
+        assert not sess.log.findings and [c.probe for c in sess.log.covered] == ["edit"], sess.log.steps
+        return
+    (finding,) = sess.log.findings
+    assert finding.probe == "control-covered" and 'edit control "Edit" of the entry "Alder Supplies"' in finding.element
+    assert finding.details["action"] == "edit" and finding.details["subject"] == "Suppliers"
+    assert finding.details["covered_by"] == "<div>" and finding.screenshot  # the decoration, not the button
+    assert _fails(sess.log.findings, "Users can edit the name of an existing supplier.")
+    assert not _fails(sess.log.findings, "Users can delete suppliers.")
+    assert not _fails(sess.log.findings, "Users can edit their profile.")
+
+
+def test_a_delete_control_under_a_decoration_takes_no_click(session):
+    """Each task row draws a decoration over its trash icon: the deletion cannot be started, a finding named by
+    the list's heading that fails the items about deleting tasks (and nothing is deleted)."""
+    from webtester.probes.deletion import probe_delete_confirmation
+
+    sess = session("delete_rows.html?layer=1&bad=1", bad=False)
+    assert probe_delete_confirmation(sess, [sess.start_url]) is True
+    (finding,) = sess.log.findings
+    assert finding.probe == "control-covered" and "Write the quarterly report" in finding.element
+    assert finding.details["action"] == "delete" and finding.details["subject"] == "My tasks"
+    assert sess.shows("Write the quarterly report")
+    assert _fails(sess.log.findings, "Users can delete tasks they no longer need.")
+    assert not _fails(sess.log.findings, "Users can edit tasks.")
+    assert not _fails(sess.log.findings, "Users can delete their account.")
+
+
 def test_an_entry_s_edit_control_has_a_short_label(session):
     """A card whose whole text describes a page ("Manage employees: add and edit their profiles") is no entry's
     Edit control; a short "Edit" button, or an icon-only pencil button, is."""

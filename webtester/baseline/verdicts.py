@@ -168,9 +168,23 @@ USER_ACTION = re.compile(r"\b(creat|add|new|edit|modif|updat|chang|submit|book|r
                          r"comment|post|regist|sign|complet|order|purchas|buy)\w*", re.IGNORECASE)
 
 
+#: the words of an item that asks to do what a ``control-covered`` record's action is
+COVERED_ACTIONS = {"edit": re.compile(r"\b(edit|modif|renam|chang|updat)\w*", re.IGNORECASE),
+                   "delete": re.compile(r"\b(delet|remov)\w*", re.IGNORECASE)}
+
+
 def blocks(record: dict, item_text: str) -> bool:
-    """Whether a ``blank-after-action`` record stops the flow an item needs: the item asks for a user action and
-    names what the control or form is about (its label without the step words, else the page's first heading)."""
+    """Whether a record stops the flow an item needs.
+
+    * ``blank-after-action``: the item asks for a user action and names what the control or form is about (its
+      label without the step words, else the page's first heading);
+    * ``control-covered`` (an Edit or Delete control no click reaches): the item asks for that action and names
+      the form or list the control belongs to."""
+    if record.get("probe") == "control-covered":
+        details = record.get("details") or {}
+        asked = COVERED_ACTIONS.get(str(details.get("action")))
+        subject = terms(str(details.get("subject") or ""), behaviour=False) - FLOW_WORDS
+        return bool(asked and asked.search(item_text) and subject & terms(item_text))
     if record.get("probe") != "blank-after-action" or not USER_ACTION.search(item_text):
         return False
     quoted = re.findall(r'"([^"]+)"', record.get("element", ""))
@@ -192,7 +206,7 @@ def decide(item: TestItem, exploration: Exploration, *, rule: str | None = None,
     own = planned and rule is not None
     rules: list[str] = [rule] if planned and rule is not None else rules_for_text(text)
     blank = [f for f in exploration.findings if blocks(f, text)]
-    if blank:  # the page went blank in the flow this item needs: nothing of it can work
+    if blank:  # the page went blank in the flow this item needs, or its control takes no click: none of it can work
         return _fail(item, blank, exploration)
     if not rules:
         return _not_checked(item, exploration, "the baseline has no check for this item")

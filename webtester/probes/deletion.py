@@ -8,6 +8,8 @@ and clicks the control once. Then:
 * a confirm() dialog, an in-page dialog or alert dialog, or an "Undo" offer counts as a confirmation
   (``delete-confirm`` covered; an in-page dialog is dismissed with its Cancel button or Escape);
 * the entry's text gone from the page with none of these is a ``delete-unconfirmed`` finding;
+* the delete control (or the menu holding it) covered by another element, so that no click reaches it: a
+  ``control-covered`` finding (:func:`webtester.probes.reach.click_reachable`);
 * anything else (nothing changed, the control opened another view) is left unjudged.
 
 The probe is destructive, so the site's local storage is saved before and put back after it, and the page
@@ -18,6 +20,7 @@ view is not judged, and the next page is tried).
 from __future__ import annotations
 
 from webtester.browser.watchdog import PageUnresponsive, dismiss, evaluate
+from webtester.probes.reach import CONTROL_HEADING_JS, click_reachable
 from webtester.probes.session import BudgetExceeded, ProbeSession
 
 #: marks (``data-wt-del``) the first visible delete control of an entry, or with ``menu`` the first button of an entry
@@ -115,13 +118,23 @@ def _open_menu(sess: ProbeSession, entry: str) -> str | None:
     sess.spend()
     trigger = sess.page.locator('[data-wt-menu="1"]').first
     with sess.journal.act("click", trigger, key=f"menu of {entry}"):
-        trigger.click(timeout=2000)
+        reached = click_reachable(sess, trigger, f'menu control of the entry "{entry}"', action="delete",
+                                  subject=_list_subject(sess, '[data-wt-menu="1"]'))
+    if not reached:
+        return None
     sess.settle(250)
     label = evaluate(sess.page, _MENU_ITEM_JS)
     if not label:
         dismiss(sess.page)
         sess.step(f"the menu of the entry {entry!r} has no Delete item")
     return label
+
+
+def _list_subject(sess: ProbeSession, selector: str) -> str:
+    """What the entries whose control ``selector`` marks are: the heading above their list, else the page's first."""
+    heading = str(evaluate(sess.page, CONTROL_HEADING_JS, [selector]) or "")
+    headings = sess.before_action().headings
+    return heading or (headings[0] if headings else "")
 
 
 def _judge(sess: ProbeSession, label: str, entry: str) -> bool:
@@ -131,10 +144,12 @@ def _judge(sess: ProbeSession, label: str, entry: str) -> bool:
     control = sess.page.locator('[data-wt-del="1"]').first
     try:
         with sess.journal.act("click", control, key=f"delete {entry}"):
-            control.click(timeout=2000)
+            reached = click_reachable(sess, control, element, action="delete", subject=_list_subject(sess, '[data-wt-del="1"]'))
     except Exception:
         sess.step(f"{element}: could not be clicked; not judged")
         return False
+    if not reached:
+        return True
     sess.settle(400)
     if len(sess.dialogs) > dialogs:
         sess.ok("delete-confirm", element, f"the browser asked for confirmation: {sess.dialogs[-1][:120]!r}")

@@ -10,6 +10,8 @@ the edit form's Save / Update button (else Enter in the first field). Then:
   reload is the form probes' check (``edit-lost-on-reload``);
 * the old marker still shown and the new one nowhere, with the edit form closed: an ``edit-not-saved`` finding;
 * the page blank after Save: a ``blank-after-action`` finding (:meth:`ProbeSession.check_blank`);
+* the edit control covered by another element, so that no click reaches it: a ``control-covered`` finding
+  (:func:`webtester.probes.reach.click_reachable`);
 * anything else (no edit control, no field holding the marker, the form still open, both markers shown) is
   left unjudged, with a step saying why.
 
@@ -29,6 +31,7 @@ from webtester.browser.watchdog import PageUnresponsive, dismiss, evaluate
 from webtester.probes.entries import ENTRY_CONTROL_JS
 from webtester.probes.lists import ENTRY_FIELDS_JS
 from webtester.probes.pagemodel import PageModel
+from webtester.probes.reach import click_reachable
 from webtester.probes.session import BudgetExceeded, ProbeSession
 
 #: with ``before``: marks (``data-wt-held``) the fields that hold the marker before the edit control is clicked (the
@@ -129,7 +132,9 @@ def _edit(sess: ProbeSession, where: str, token: str) -> Edit:
     control = page.locator(f"[data-wt-edit={json.dumps(token)}]").first
     opening = sess.before_action()
     with sess.journal.act("click", control, key=f"edit {token}"):
-        control.click(timeout=2000)
+        reached = click_reachable(sess, control, element, action="edit", subject=subject)
+    if not reached:
+        return Edit(token)
     sess.settle(300)
     if sess.check_blank(element, "clicking", opening):
         return Edit(token)
