@@ -471,6 +471,23 @@ def test_the_second_equal_submission_is_made_in_place_so_entries_kept_in_memory_
         assert "duplicate-accepted" not in {f.probe for f in again.log.findings}
 
 
+def test_the_same_data_is_submitted_twice_before_the_spaces_only_check(session):
+    """The repeated submission, the battery's most frequent true finding on real apps, comes right after the dates:
+    an app whose time runs out during its battery has had it checked before the spaces-only check."""
+    sess = session("memory_list.html", True)
+
+    def reopen():
+        sess.goto()
+        return next(f for f in read_model(sess.page).forms if f.visible)
+
+    probe_form(sess, "Add a contact", reopen, reopen_here=lambda: next((f for f in read_model(sess.page).forms if f.visible), None))
+    steps = sess.log.steps
+    twice = next(i for i, s in enumerate(steps) if "submitted the same data" in s)
+    spaces = next(i for i, s in enumerate(steps) if "only spaces" in s)
+    assert twice < spaces, steps
+    assert {"duplicate-accepted", "blank-input-accepted"} <= {f.probe for f in sess.log.findings}
+
+
 @pytest.mark.parametrize("mode", ["editlost", "bad", "good"])
 def test_an_edit_of_the_created_entry_is_checked_in_view_and_after_a_reload(session, mode):
     """The created note is renamed through its Edit control: a rename that is saved is the edit checked; one the
