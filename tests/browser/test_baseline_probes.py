@@ -564,6 +564,19 @@ def test_an_edit_control_under_a_decoration_takes_no_click_unless_part_of_it_is_
     assert not _fails(sess.log.findings, "Users can edit their profile.")
 
 
+def test_a_control_gone_from_the_page_is_given_up_within_the_click_timeout(session):
+    """The element a probe marked is gone when its click comes (the page re-rendered): the reach check waits no longer
+    than the click would have, instead of Playwright's default of 30 s."""
+    from webtester.probes.reach import click_reachable
+
+    sess = session("list.html", bad=False)
+    started = time.monotonic()
+    with pytest.raises(Exception, match="Timeout"):
+        click_reachable(sess, sess.page.locator("[data-wt-edit=gone]"), "edit control", action="edit", subject="", timeout=500)
+    assert time.monotonic() - started < 10
+    assert not sess.log.findings
+
+
 def test_a_delete_control_under_a_decoration_takes_no_click(session):
     """Each task row draws a decoration over its trash icon: the deletion cannot be started, a finding named by
     the list's heading that fails the items about deleting tasks (and nothing is deleted)."""

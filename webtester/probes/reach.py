@@ -60,10 +60,10 @@ def click_reachable(sess: ProbeSession, control: Locator, element: str, *, actio
     """Click ``control`` at a point a user's click reaches; False (with a ``control-covered`` finding about
     ``element``) when another part of the page covers all of it. ``action`` (edit, delete, menu) and ``subject``
     (the form or list the control belongs to) say which items the finding concerns."""
-    point = control.evaluate(REACH_JS)
+    point = control.evaluate(REACH_JS, timeout=timeout)
     if point is not None and "covered_by" in point and not point["fixed"]:
         sess.page.wait_for_timeout(RECHECK_MS)
-        point = control.evaluate(REACH_JS)
+        point = control.evaluate(REACH_JS, timeout=timeout)
         if point is not None and "covered_by" in point and not point["fixed"]:
             sess.found("control-covered", element,
                        f"{element} is shown but no click reaches it: {point['covered_by']} lies over all of it, so a "
