@@ -20,7 +20,8 @@ view is not judged, and the next page is tried).
 from __future__ import annotations
 
 from webtester.browser.watchdog import PageUnresponsive, dismiss, evaluate
-from webtester.probes.reach import CONTROL_HEADING_JS, click_reachable
+from webtester.probes.entries import LIST_HEADING_JS
+from webtester.probes.reach import click_reachable
 from webtester.probes.session import BudgetExceeded, ProbeSession
 
 #: marks (``data-wt-del``) the first visible delete control of an entry, or with ``menu`` the first button of an entry
@@ -132,7 +133,7 @@ def _open_menu(sess: ProbeSession, entry: str) -> str | None:
 
 def _list_subject(sess: ProbeSession, selector: str) -> str:
     """What the entries whose control ``selector`` marks are: the heading above their list, else the page's first."""
-    heading = str(evaluate(sess.page, CONTROL_HEADING_JS, [selector]) or "")
+    heading = str(evaluate(sess.page, LIST_HEADING_JS, [selector, True]) or "")
     headings = sess.before_action().headings
     return heading or (headings[0] if headings else "")
 

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from webtester.browser.watchdog import PageUnresponsive, dismiss, evaluate
-from webtester.probes.entries import ENTRY_CONTROL_JS
+from webtester.probes.entries import ENTRY_CONTROL_JS, LIST_HEADING_JS
 from webtester.probes.lists import ENTRY_FIELDS_JS
 from webtester.probes.pagemodel import PageModel
 from webtester.probes.reach import click_reachable
@@ -60,16 +60,6 @@ _EDIT_FORM_JS = r"""([token, before]) => {
   return {fields: fields.length, save: save ? (label(save) || 'save').slice(0, 60) : null};
 }"""
 _STILL_OPEN_JS = r"""() => [...document.querySelectorAll('[data-wt-edit-field]')].some(e => e.getClientRects().length > 0)"""
-#: ``[listSel]``: the text of the last visible heading before the list (what its entries are), or ''
-_LIST_HEADING_JS = r"""([listSel]) => {
-  const list = document.querySelector(listSel);
-  if (!list) return '';
-  const heads = [...document.querySelectorAll('h1, h2, h3, h4')].filter(h => h.getClientRects().length > 0 &&
-    !list.contains(h) && (h.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING));
-  return heads.length ? heads[heads.length - 1].innerText.replace(/\s+/g, ' ').trim().slice(0, 60) : '';
-}"""
-
-
 def form_name(where: str) -> str:
     """The form's name in a probe's ``where`` ('form "Add task"' -> 'Add task')."""
     names = re.findall(r'"([^"]+)"', where)
@@ -113,7 +103,7 @@ def probe_listed_edit(sess: ProbeSession, model: PageModel) -> bool:
             continue
         if not evaluate(page, ENTRY_CONTROL_JS, [title, "edit", "data-wt-edit"]):
             continue
-        heading = str(evaluate(page, _LIST_HEADING_JS, [model.list_sel]) or "") or title
+        heading = str(evaluate(page, LIST_HEADING_JS, [model.list_sel, False]) or "") or title
         sess.step(f'list "{heading}": editing the listed entry {title!r}')
         probe_edit(sess, f'list "{heading}"', title)
         return True

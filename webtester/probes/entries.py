@@ -35,3 +35,17 @@ ENTRY_CONTROL_JS = r"""([token, kind, attr]) => {
   }
   return null;
 }"""
+
+#: ``[selector, ofEntry]``: the text of the last visible heading before the element ``selector`` marks, outside it
+#: (``ofEntry``: outside the entry around it too: a list item, row or article, else the element's third ancestor),
+#: what the list's entries are; '' when there is none
+LIST_HEADING_JS = r"""([selector, ofEntry]) => {
+  const el = document.querySelector(selector);
+  if (!el) return '';
+  const up = el.parentElement && el.parentElement.parentElement && el.parentElement.parentElement.parentElement;
+  const entry = ofEntry ? el.closest('li, tr, article, [role=listitem], [role=row]') || up || el : el;
+  const outside = entry !== document.body ? entry : el;
+  const heads = [...document.querySelectorAll('h1, h2, h3, h4')].filter(h => h.getClientRects().length > 0 &&
+    !outside.contains(h) && (h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING));
+  return heads.length ? heads[heads.length - 1].innerText.replace(/\s+/g, ' ').trim().slice(0, 60) : '';
+}"""

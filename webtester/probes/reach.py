@@ -38,19 +38,6 @@ REACH_JS = r"""el => {
   const text = (top.innerText || '').replace(/\s+/g, ' ').trim().slice(0, 40);
   return {covered_by: `<${top.tagName.toLowerCase()}${cls ? ` class="${cls.slice(0, 80)}"` : ''}>${text}`, fixed};
 }"""
-#: ``[selector]``: the text of the last visible heading before the element (a list, or a control of one entry) and
-#: outside the entry around it (a list item, row or article, else the element's third ancestor): what the list's
-#: entries are; '' when there is none
-CONTROL_HEADING_JS = r"""([selector]) => {
-  const el = document.querySelector(selector);
-  if (!el) return '';
-  const up = el.parentElement && el.parentElement.parentElement && el.parentElement.parentElement.parentElement;
-  const entry = el.closest('li, tr, article, [role=listitem], [role=row]') || up || el;
-  const outside = entry.contains(el) && entry !== document.body ? entry : el;
-  const heads = [...document.querySelectorAll('h1, h2, h3, h4')].filter(h => h.getClientRects().length > 0 &&
-    !outside.contains(h) && (h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING));
-  return heads.length ? heads[heads.length - 1].innerText.replace(/\s+/g, ' ').trim().slice(0, 60) : '';
-}"""
 #: milliseconds between the two looks at a covered control
 RECHECK_MS = 400
 
@@ -60,11 +47,14 @@ def click_reachable(sess: ProbeSession, control: Locator, element: str, *, actio
     """Click ``control`` at a point a user's click reaches; False (with a ``control-covered`` finding about
     ``element``) when another part of the page covers all of it. ``action`` (edit, delete, menu) and ``subject``
     (the form or list the control belongs to) say which items the finding concerns."""
+    def covered(point: dict | None) -> bool:
+        return point is not None and "covered_by" in point and not point["fixed"]
+
     point = control.evaluate(REACH_JS, timeout=timeout)
-    if point is not None and "covered_by" in point and not point["fixed"]:
+    if covered(point):
         sess.page.wait_for_timeout(RECHECK_MS)
         point = control.evaluate(REACH_JS, timeout=timeout)
-        if point is not None and "covered_by" in point and not point["fixed"]:
+        if covered(point):
             sess.found("control-covered", element,
                        f"{element} is shown but no click reaches it: {point['covered_by']} lies over all of it, so a "
                        "click lands there instead", full=True, action=action, subject=subject,
