@@ -251,8 +251,9 @@ def test_a_list_mostly_of_entries_probed_already_is_the_same_list():
 
 
 def test_one_form_shown_for_several_entries_is_one_form():
-    """A booking dialog headed by the room it books, and an edit dialog whose labels carry the row's values, are one
-    form each (their battery runs once); two forms that save different things are two."""
+    """A booking dialog headed by the room it books, an edit dialog whose labels carry the row's values, and an edit
+    dialog that offers the app's other entries as options, are one form each (their battery runs once); two forms
+    that save different things are two."""
     from webtester.baseline.explore import _shapes
     from webtester.probes.pagemodel import Field, FormModel
 
@@ -266,6 +267,15 @@ def test_one_form_shown_for_several_entries_is_one_form():
     income, expense = form("Add Income", "Add Income", "Amount", "Date"), form("Add Expense", "Add Expense", "Amount", "Date")
     assert not _shapes(income) & _shapes(expense)
     assert not _shapes(edits[0]) & _shapes(form("Edit Task", "Save Changes", "Title", "Deadline", "Notes"))
+    # each task's edit dialog offers the other tasks as prerequisites: one checkbox fewer or more than the next one's
+    prerequisites = [form("Edit Task", "Save Changes", "Title", "Deadline") for _ in range(2)]
+    for dialog, others in zip(prerequisites, (["Walk the dog", "Pay rent"], ["Buy milk", "Pay rent", "Call mum"])):
+        dialog.fields += [Field(f"#p{i}", "input", "checkbox", other) for i, other in enumerate(others)]
+    assert _shapes(prerequisites[0]) & _shapes(prerequisites[1])
+    unlabelled = [form("Edit Task", "Save Changes", "Title", "Deadline") for _ in range(2)]
+    for dialog, count in zip(unlabelled, (5, 6)):
+        dialog.fields += [Field(f"#p{i}", "input", "checkbox", "") for i in range(count)]
+    assert _shapes(unlabelled[0]) & _shapes(unlabelled[1])
 
 
 def test_a_click_that_shows_no_new_field_opens_no_form():

@@ -496,11 +496,19 @@ def _opener(edge: CrawlEdge) -> str:
     return f"text={name}" if role == "card" else f'role={role}[name={name}s]'
 
 
+_OPTION_KINDS = ("checkbox", "radio")
+
+
 def _shapes(form: FormModel) -> frozenset[str]:
     """Keys under which two views show one form, probed once: its signature (name and field labels); its name,
     button and kinds of fields (an "Edit task" dialog whose labels carry the row's values); its button and field
-    labels (a booking dialog headed by the room it books, one per room)."""
-    kinds, labels = sorted(f.kind for f in form.fields), sorted(f.label for f in form.fields)
+    labels (a booking dialog headed by the room it books, one per room). A group of checkboxes or radio buttons
+    counts once: its options are often the app's own entries (an "Edit task" dialog offering every other task as a
+    prerequisite), one fewer or more from one view to the next."""
+    fields = [f for f in form.fields if f.kind not in _OPTION_KINDS]
+    options = {(f.kind, f.label) for f in form.fields if f.kind in _OPTION_KINDS}
+    kinds = sorted([*(f.kind for f in fields), *{kind for kind, _ in options}])
+    labels = sorted([*(f.label for f in fields), *{label for _, label in options}])
     return frozenset({form.signature, "\x1f".join(["named", form.name, form.submit_text, *kinds]),
                       "\x1f".join(["labelled", form.submit_text, *labels])})
 
