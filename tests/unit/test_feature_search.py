@@ -119,6 +119,9 @@ def test_the_shipped_model_is_package_data_trained_on_the_dev_apps():
     ("Homeowners can delete property listings.", "delete"), ("Users can edit existing tags.", "edit"),
     ("Users can modify their reviews", "edit"), ("Users can edit, complete, or delete tasks.", None),
     ("Users can delete tags, and a confirmation prompt will appear.", None), ("Users can add tags.", None),
+    ("Users can edit existing parameter sets (modify set names, variable attributes, add/delete variables).", "edit"),
+    ("Users can modify custom paths (e.g., target order, path name, etc.).", "edit"),
+    ("Users can delete tags (with a confirmation), and restore them.", None),
 ])
 def test_an_item_that_only_asks_for_an_edit_or_delete_action_is_recognised(text, action):
     assert asked_action(text) == action

@@ -323,8 +323,10 @@ def with_feature_search(verdict: Verdict, item: TestItem, vocab: AppVocabulary, 
 ACTION_RULES = frozenset({"delete"})
 
 
-#: an item that only says some user can edit or delete something ("Homeowners can delete property listings.")
-SIMPLE_ACTION = re.compile(r"^(?:\w+\s){1,3}can\s(?:also\s)?(edit|modify|delete|remove)\b[^,;:.]*\.?$", re.IGNORECASE)
+#: an item that only says some user can edit or delete something ("Homeowners can delete property listings."), maybe
+#: with what that means in brackets ("Users can edit existing parameter sets (modify set names, add variables).")
+SIMPLE_ACTION = re.compile(r"^(?:\w+\s){1,3}can\s(?:also\s)?(edit|modify|delete|remove)\b[^,;:.(]*(?:\([^)]*\))?\.?$",
+                           re.IGNORECASE)
 
 
 def asked_action(text: str) -> str | None:
