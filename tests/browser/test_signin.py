@@ -81,6 +81,30 @@ function dashboard(email) { root.innerHTML = '<h1>Dashboard</h1><p>Signed in as 
 landing();
 """
 
+# the session lives in memory only, and a page load does not send the user back to the sign-in page: the header
+# offers "Log in" again and the reply box is disabled until the user signs in
+FORUM_APP = """
+const root = document.getElementById('root');
+let user = null;
+function render() {
+  const header = '<header>' + (user ? 'Hi ' + user : '<button id="login">Log in</button>') + '</header>';
+  if (location.hash === '#/login') {
+    root.innerHTML = header + '<form id="f"><h1>Log in</h1><input id="e" type="email" placeholder="Email">' +
+      '<input id="p" type="password" placeholder="Password"><button type="submit">Log in</button></form>';
+    document.getElementById('f').onsubmit = ev => { ev.preventDefault(); user = document.getElementById('e').value; location.hash = '#/'; };
+  } else if (location.hash === '#/thread') {
+    root.innerHTML = header + '<h1>Thread</h1><textarea id="r" ' + (user ? 'placeholder="Write a reply"' :
+      'disabled placeholder="You need to be logged in to reply"') + '></textarea>';
+  } else {
+    root.innerHTML = header + '<h1>Forum</h1><a href="#/thread">A thread</a>';
+  }
+  const login = document.getElementById('login');
+  if (login) login.onclick = () => { location.hash = '#/login'; };
+}
+window.addEventListener('hashchange', render);
+render();
+"""
+
 PLAIN_APP = """document.getElementById('root').innerHTML = '<h1>Recipes</h1><button id="b">Sign up for news</button>';"""
 
 
@@ -119,6 +143,24 @@ def test_the_demo_account_shown_is_used_and_a_forgotten_session_is_signed_in_aga
         assert _heading(page) == "Sign in"
         assert gate.arrive(page, app.url + "#/settings") == step
         assert _heading(page) == "Settings"  # signed in, then on to the route that was asked for
+
+
+def test_a_page_that_offers_to_sign_in_again_after_a_page_load_is_signed_in(tmp_path, browser):
+    """The app forgot the session on a page load without sending the user to its sign-in page: its header offers
+    "Log in" again and the thread's reply box is disabled. The gate signs in with the credentials that worked and
+    goes on to the thread, whose reply box can then be used."""
+    with _serve(tmp_path, "forum", FORUM_APP) as app, _fresh_page(browser) as page:
+        page.goto(app.url)
+        gate = Gate()
+        step = gate.arrive(page, app.url)
+        assert step is not None and "(any credentials)" in step
+        page.goto(app.url + "#/thread")
+        page.reload()
+        assert page.locator("#r").is_disabled()
+        assert gate.arrive(page, app.url + "#/thread") == step
+        assert _heading(page) == "Thread" and page.locator("#r").is_enabled()
+        page.goto(app.url + "#/thread")  # signed in already: nothing to do
+        assert gate.arrive(page, app.url + "#/thread") is None and page.locator("#r").is_enabled()
 
 
 def test_an_account_is_created_when_no_credentials_work_and_created_again_in_a_fresh_context(tmp_path, browser):

@@ -5,8 +5,9 @@ sign-up form and signing in with it.
 An app behind a sign-in form shows nothing else to a crawl that never signs in: its features all look absent
 and its forms are never reached. :func:`sign_in` signs in once (also when the start page only links to a
 sign-in page) and returns the credentials that worked; :func:`sign_in_again` uses them when a later navigation
-lands on the sign-in form again (an app that keeps the session in memory forgets it on every page load) and
-then goes on to the route that was asked for inside the app, as its own links would.
+lands on the sign-in form again, or on a page that offers to sign in again (an app that keeps the session in
+memory forgets it on every page load), and then goes on to the route that was asked for inside the app, as its
+own links would.
 
 Every step is bounded: at most :data:`ATTEMPTS` credential pairs and one sign-up, each waiting at most
 :data:`WAIT_MS` for the form to go away.
@@ -192,11 +193,15 @@ def sign_in(page: Any, *, settle: Any = None, known: SignIn | None = None, seen:
 
 
 def sign_in_again(page: Any, signin: SignIn, target_url: str, *, settle: Any = None) -> bool:
-    """When a navigation to ``target_url`` landed on the sign-in form: sign in with ``signin`` and go on to the
-    target's route inside the app (a client-side navigation, which keeps a session held in memory). Whether it
-    signed in."""
+    """When a navigation to ``target_url`` landed on the sign-in form, or on a page that offers to sign in again
+    (an app that forgot the session without sending the user to its sign-in page: "Log in" in its header, "Log in
+    to reply" under a post): sign in with ``signin`` and go on to the target's route inside the app (a
+    client-side navigation, which keeps a session held in memory). Whether it signed in."""
     settle = settle or _pause(page)
-    if not signin_form_shown(page) or not _submit(page, signin, settle):
+    if not signin_form_shown(page) and (not _click_opener(page, OPENS_SIGNIN.pattern, settle)
+                                        or not signin_form_shown(page)):
+        return False
+    if not _submit(page, signin, settle):
         return False
     wanted = urlsplit(target_url)
     now = urlsplit(page.url)
