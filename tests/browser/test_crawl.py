@@ -266,38 +266,6 @@ def test_slow_controls_leave_the_form_battery_its_time(tmp_path, browser):
     assert exploration.phases["controls"] < 15, exploration.phases
 
 
-DIALOG_AND_FORM_APP = """
-const root = document.getElementById('root');
-const notes = [];
-function render() {
-  root.innerHTML = '<h1>Notes</h1><button id="help">Help</button>' +
-    '<form><label for="t">Title</label><input id="t"><button type="submit">Add note</button></form>' +
-    '<ul>' + notes.map(n => '<li>' + n + '</li>').join('') + '</ul>';
-  // the help dialog's close button does nothing, and Escape is blocked
-  root.querySelector('#help').onclick = () => {
-    const d = document.createElement('div'); d.setAttribute('role', 'dialog');
-    d.innerHTML = '<h2>Help</h2><p>Type a title and add it.</p><button aria-label="Close">×</button>';
-    d.addEventListener('keydown', (e) => e.preventDefault());
-    root.appendChild(d);
-  };
-  root.querySelector('form').onsubmit = (ev) => { ev.preventDefault(); notes.push(root.querySelector('#t').value); render(); };
-}
-render();
-"""
-
-
-def test_the_dialogs_the_controls_open_are_checked_after_the_form_batteries(tmp_path, browser):
-    """A dialog that does not close is a rare defect in real apps, and checking it takes time the form batteries
-    find more with: the "Help" dialog is checked last, and its broken close button and Escape key are still found."""
-    exploration = _explore_app(tmp_path, browser, DIALOG_AND_FORM_APP, time_limit=60)
-    kinds = {f["probe"] for f in exploration.findings}
-    assert {"close-control-broken", "escape-does-not-close", "empty-form-accepted"} <= kinds, exploration.findings
-    battery = next(i for i, s in enumerate(exploration.steps) if s.startswith("form battery:"))
-    dialog = next(i for i, s in enumerate(exploration.steps) if " in dialog " in s)
-    assert battery < dialog, exploration.steps
-    assert "dialogs" in exploration.phases, exploration.phases
-
-
 RULE_SETS_APP = """
 const root = document.getElementById('root');
 const bad = location.search.includes('bad=1');

@@ -1,7 +1,6 @@
 """The baseline's bounded exploration of an app: visit the reachable pages, try deleting a listed entry, click the
 controls, confirm the crawl's blank views and register its forms, run the list probes on the main list and the form
-battery on every distinct form, edit a listed entry, and last check that the dialogs the clicks opened close, with the
-static probes on every state seen. Bounded by an action budget
+battery on every distinct form, with the static probes on every state seen. Bounded by an action budget
 (deterministic) and a time limit (a safety net, noted when it is hit); the phases before the form batteries, which
 find most defects, each take at most a share of the time left (:data:`PHASE_SHARES`)."""
 
@@ -21,7 +20,7 @@ from playwright.sync_api import Page
 from webtester.baseline.crawl import NAME_LIMIT, CrawlEdge, CrawlState, StateGraph
 from webtester.browser.watchdog import evaluate
 from webtester.probes.content import count_badges, mixed_currency
-from webtester.probes.controls import DialogOpener, probe_controls, probe_dialogs_of, probe_vote
+from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.deletion import probe_delete_confirmation
 from webtester.probes.editing import probe_listed_edit
 from webtester.probes.forms import CHANGING, CREATING, probe_form
@@ -320,10 +319,9 @@ class Explorer:
             if after.get("url", "").split("#")[0] == self.start_url.split("#")[0] and urldefrag(after["url"])[1] == urldefrag(self.start_url)[1]:
                 self._register_forms(read_model(self.page), self.start_url, (opener,))
 
-        dialogs: list[DialogOpener] = []  # checked last: a dialog that does not close is a rare defect in real apps
         with self._phase("controls", PHASE_SHARES["controls"]):
             sess.goto()
-            probe_controls(sess, max_controls=self.max_controls, on_change=on_change, later=dialogs)
+            probe_controls(sess, max_controls=self.max_controls, on_change=on_change)
         with self._phase("crawled views", PHASE_SHARES["crawled views"]):
             self._crawled_blanks()
             self._crawled_forms()
@@ -346,9 +344,6 @@ class Explorer:
             sess.goto()
             probe_vote(sess)
             self._listed_edit(list(dict.fromkeys(listed))[:3])
-
-        with self._phase("dialogs"):
-            probe_dialogs_of(sess, dialogs)
 
     def _listed_edit(self, urls: list[str]) -> None:
         """An entry the app lists itself edited through its own edit control, on the first of ``urls`` that has one

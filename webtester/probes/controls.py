@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from playwright.sync_api import Page
 
@@ -119,23 +118,11 @@ def _unchanged(before: dict, after: dict) -> bool:
     return {k: v for k, v in before.items() if k != "focus"} == {k: v for k, v in after.items() if k != "focus"}
 
 
-@dataclass(frozen=True)
-class DialogOpener:
-    """A control that opened a dialog, whose close control and Escape key are checked later (see
-    :func:`probe_controls`)."""
-
-    url: str
-    selector: str
-    element: str
-
-
 def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int = 2,
-                   on_change: OnChange | None = None, first: re.Pattern[str] | None = CREATING,
-                   later: list[DialogOpener] | None = None) -> None:
+                   on_change: OnChange | None = None, first: re.Pattern[str] | None = CREATING) -> None:
     """Click the controls of the page the session is on (see the module docstring): those whose name ``first``
     matches (default: the ones that create an entry, whose forms the form probes need) before the others, in case
-    the time runs out. With ``later``, the dialogs the clicks open are not checked now: their openers are added to
-    it, for :func:`probe_dialogs_of` once the probes that find more have run."""
+    the time runs out."""
     page = sess.page
     url = page.url
     evaluate(page, SELECTOR_JS)
@@ -175,31 +162,9 @@ def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int
         sess.ok("dead-control", element, "responded", expect=[seen])
         if on_change is not None:
             on_change(control["sel"], after)
-        if opened and later is not None:
-            later.append(DialogOpener(url, control["sel"], element))
-        elif opened:
+        if opened:
             probe_dialog(sess, opened[0], control["sel"], element)
         sess.goto(url)
-
-
-def probe_dialogs_of(sess: ProbeSession, openers: list[DialogOpener]) -> None:
-    """Open each dialog of ``openers`` again (from its page) and check that it closes with its close control and
-    with Escape (:func:`probe_dialog`)."""
-    for opener in openers:
-        sess.goto(opener.url)
-        if not matches(sess.page.locator(opener.selector)):
-            continue
-        sess.spend()
-        before = fingerprint(sess)
-        try:
-            sess.click(opener.selector)
-        except Exception:
-            dismiss(sess.page)
-            continue
-        sess.settle()
-        opened = [d for d in fingerprint(sess)["dialogs"] if d not in before["dialogs"]]
-        if opened:
-            probe_dialog(sess, opened[0], opener.selector, opener.element)
 
 
 def probe_dialog(sess: ProbeSession, dialog_sel: str, opener_sel: str, opener: str) -> None:
