@@ -60,6 +60,8 @@ _EDIT_FORM_JS = r"""([token, before]) => {
   return {fields: fields.length, save: save ? (label(save) || 'save').slice(0, 60) : null};
 }"""
 _STILL_OPEN_JS = r"""() => [...document.querySelectorAll('[data-wt-edit-field]')].some(e => e.getClientRects().length > 0)"""
+
+
 def form_name(where: str) -> str:
     """The form's name in a probe's ``where`` ('form "Add task"' -> 'Add task')."""
     names = re.findall(r'"([^"]+)"', where)

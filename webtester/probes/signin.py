@@ -176,9 +176,8 @@ def sign_in(page: Any, *, settle: Any = None, known: SignIn | None = None, seen:
     """Sign in when the page shows a sign-in form or a control that opens one; the credentials that worked, or
     None (no sign-in asked for, or none of the attempts got past it). ``known``: try only these credentials."""
     settle = settle or _pause(page)
-    if not signin_form_shown(page):
-        if not _click_opener(page, OPENS_SIGNIN.pattern, settle) or not signin_form_shown(page):
-            return None
+    if not _signin_form_reached(page, settle):
+        return None
     if seen is not None:
         seen()
     if known is not None and known.source == NEW_ACCOUNT:
@@ -198,10 +197,7 @@ def sign_in_again(page: Any, signin: SignIn, target_url: str, *, settle: Any = N
     to reply" under a post): sign in with ``signin`` and go on to the target's route inside the app (a
     client-side navigation, which keeps a session held in memory). Whether it signed in."""
     settle = settle or _pause(page)
-    if not signin_form_shown(page) and (not _click_opener(page, OPENS_SIGNIN.pattern, settle)
-                                        or not signin_form_shown(page)):
-        return False
-    if not _submit(page, signin, settle):
+    if not _signin_form_reached(page, settle) or not _submit(page, signin, settle):
         return False
     wanted = urlsplit(target_url)
     now = urlsplit(page.url)
@@ -212,6 +208,11 @@ def sign_in_again(page: Any, signin: SignIn, target_url: str, *, settle: Any = N
             pass
         settle()
     return True
+
+
+def _signin_form_reached(page: Any, settle: Any) -> bool:
+    """Whether the page shows a sign-in form, as it is or once its own "Sign in" / "Log in" control is clicked."""
+    return signin_form_shown(page) or (_click_opener(page, OPENS_SIGNIN.pattern, settle) and signin_form_shown(page))
 
 
 def _pause(page: Any) -> Any:
