@@ -10,6 +10,7 @@ import pytest
 
 from webtester.baseline.crawl import crawl
 from webtester.browser.launcher import start_app
+from webtester.browser.session import ItemPage
 from webtester.probes.session import ProbeSession
 from webtester.probes.signin import Gate, sign_in
 
@@ -105,6 +106,30 @@ window.addEventListener('hashchange', render);
 render();
 """
 
+# one route, a path router, a session in memory: the sign-in form until signed in, then a dashboard whose dialog
+# stays open until closed; an unknown route logs a "not found" error naming it, as generated apps do
+ONE_ROUTE_APP = """
+const root = document.getElementById('root');
+let user = null, dialog = false;
+function render() {
+  if (location.pathname !== '/') {
+    console.error('404 Error: User attempted to access non-existent route:', location.pathname);
+    dialog = false;  // the dashboard is unmounted, its state gone
+    root.innerHTML = '<h1>Not found</h1>'; return;
+  }
+  if (!user) {
+    root.innerHTML = '<form id="f"><h1>Sign in</h1><input id="e" type="email" placeholder="Email">' +
+      '<input id="p" type="password" placeholder="Password"><button type="submit">Sign in</button></form>';
+    document.getElementById('f').onsubmit = ev => { ev.preventDefault(); user = document.getElementById('e').value; render(); };
+    return;
+  }
+  root.innerHTML = '<h1>Workouts</h1><button id="open">Log workout</button>' + (dialog ? '<div role="dialog">Log a workout</div>' : '');
+  document.getElementById('open').onclick = () => { dialog = true; render(); };
+}
+window.addEventListener('popstate', render);
+render();
+"""
+
 PLAIN_APP = """document.getElementById('root').innerHTML = '<h1>Recipes</h1><button id="b">Sign up for news</button>';"""
 
 
@@ -161,6 +186,69 @@ def test_a_page_that_offers_to_sign_in_again_after_a_page_load_is_signed_in(tmp_
         assert _heading(page) == "Thread" and page.locator("#r").is_enabled()
         page.goto(app.url + "#/thread")  # signed in already: nothing to do
         assert gate.arrive(page, app.url + "#/thread") is None and page.locator("#r").is_enabled()
+
+
+def test_an_app_that_keeps_its_session_in_memory_is_opened_inside_without_signing_in_each_time(tmp_path, browser):
+    """Once a page load signed the app out, later pages are opened inside the app (its router led to another
+    route it has shown, then to the target): no page load, no sign-in, and the target's view is built afresh
+    (a reply typed before is gone), also when the target is the route already shown."""
+    with _serve(tmp_path, "forum", FORUM_APP) as app, _fresh_page(browser) as page:
+        sess = ProbeSession.create(page, app.url, gate=Gate())
+        sess.goto()
+        assert sess.log.steps[-1].endswith("(any credentials)")
+        assert not sess.gate.open_inside(page, app.url + "#/thread")  # no page load signed it out yet
+        sess.goto(app.url + "#/thread")  # a page load: signed out, signed in again
+        assert sess.gate.in_memory and len(sess.log.steps) == 2 and page.locator("#r").is_enabled()
+        page.locator("#r").fill("a reply not sent")
+        loads = []
+        page.on("load", lambda _: loads.append(1))
+        for _ in range(2):
+            sess.goto(app.url + "#/thread")
+            assert _heading(page) == "Thread" and page.locator("#r").is_enabled()
+            assert page.locator("#r").input_value() == ""
+        sess.goto()
+        assert _heading(page) == "Forum" and "Hi " in page.locator("header").inner_text()
+        assert loads == [] and len(sess.log.steps) == 2  # no page load, no sign-in step
+
+
+def test_a_one_route_app_with_its_session_in_memory_is_rebuilt_through_a_route_no_app_has(tmp_path, browser):
+    """With no other route shown, the router is led through :data:`NOWHERE_ROUTE`: the open dialog is gone, no
+    page load, no sign-in, and the app's "not found" error about that route is not recorded."""
+    with _serve(tmp_path, "one", ONE_ROUTE_APP) as app:
+        item = ItemPage(browser, app.url)
+        try:
+            page = item.page
+            sess = ProbeSession.create(page, app.url, gate=Gate())
+            sess.goto()
+            sess.goto()  # a page load: signed out, signed in again
+            assert sess.gate.in_memory and len(sess.log.steps) == 2 and _heading(page) == "Workouts"
+            page.locator("#open").click()
+            assert page.locator("[role=dialog]").count() == 1
+            loads = []
+            page.on("load", lambda _: loads.append(1))
+            sess.goto()
+            assert _heading(page) == "Workouts" and page.locator("[role=dialog]").count() == 0
+            assert loads == [] and len(sess.log.steps) == 2
+            assert item.evidence.console_errors == []
+            page.evaluate("console.error('404 Error: User attempted to access non-existent route:', '/other')")
+            page.wait_for_timeout(100)
+            assert len(item.evidence.console_errors) == 1  # the app's own errors are still recorded
+        finally:
+            item.close()
+
+
+def test_an_app_whose_session_the_detour_takes_down_is_loaded_again_and_not_led_again(tmp_path, browser):
+    """The session is held by the view itself (leaving the route signs out): the page is loaded and signed in
+    as before, and later pages are loaded without trying the detour again."""
+    script = ONE_ROUTE_APP.replace("dialog = false;  // the dashboard", "dialog = false; user = null;  // the dashboard")
+    with _serve(tmp_path, "view", script) as app, _fresh_page(browser) as page:
+        sess = ProbeSession.create(page, app.url, gate=Gate())
+        sess.goto()
+        sess.goto()
+        assert sess.gate.in_memory and not sess.gate.detour_signs_out
+        sess.goto()  # the detour signed it out: loaded and signed in again
+        assert sess.gate.detour_signs_out and len(sess.log.steps) == 3 and _heading(page) == "Workouts"
+        assert not sess.gate.open_inside(page, app.url) and _heading(page) == "Workouts"  # not tried again
 
 
 def test_an_account_is_created_when_no_credentials_work_and_created_again_in_a_fresh_context(tmp_path, browser):

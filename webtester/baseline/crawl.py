@@ -302,6 +302,8 @@ class Crawler:
     def _open(self, url: str) -> dict[str, Any] | None:
         self.coverage.take()
         self.graph.actions += 1
+        if self.gate is not None and self.gate.open_inside(self.page, url, settle=self._settle):
+            return self._snapshot()  # an app that keeps its session in memory: opened inside it, still signed in
         try:
             navigate(self.page, url, wait_until="load", timeout=15_000)
         except Exception:

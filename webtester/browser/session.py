@@ -28,6 +28,9 @@ from webtester.browser.watchdog import Watchdog, close_context, evaluate, naviga
 #: how long an action (click, fill, check, select) waits for its element to be actionable: attached, visible,
 #: enabled and stable; generous for a loaded machine, and a control that stays unusable is skipped, not judged
 ACTION_TIMEOUT_MS = 5_000
+#: a route no app has, through which the tester leads an app's router to rebuild the view it shows without a page
+#: load; what the app logs about it (a "not found" error naming the route) is the tester's doing, not recorded
+NOWHERE_ROUTE = "/__webtester-nowhere"
 NAVIGATION_TIMEOUT_MS = 30_000
 
 
@@ -125,6 +128,8 @@ class ItemPage:
         if msg.type == "error":
             if "ERR_BLOCKED_BY_CLIENT" in msg.text:
                 return  # the browser's echo of a request the confinement blocked (recorded there)
+            if NOWHERE_ROUTE in msg.text:
+                return  # the app's "not found" for the route the tester led it through
             loc = msg.location or {}
             if msg.text.startswith("Failed to load resource") and is_unreachable(msg.text) and not same_origin(
                 loc.get("url", ""), self.origin

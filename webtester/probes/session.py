@@ -184,6 +184,8 @@ class ProbeSession:
         self.spend()
         target = url or self.start_url
         with self.journal.act("goto", value=self.journal.relative(target)):
+            if self.gate is not None and self.gate.open_inside(self.page, target, settle=self.settle):
+                return  # an app that keeps its session in memory: opened inside it, still signed in
             if self.page.url.split("#")[0] == target.split("#")[0] and "#" in self.page.url + target:
                 navigate(self.page, "about:blank")
             navigate(self.page, target, wait_until="load")

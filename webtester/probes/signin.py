@@ -7,7 +7,8 @@ and its forms are never reached. :func:`sign_in` signs in once (also when the st
 sign-in page) and returns the credentials that worked; :func:`sign_in_again` uses them when a later navigation
 lands on the sign-in form again, or on a page that offers to sign in again (an app that keeps the session in
 memory forgets it on every page load), and then goes on to the route that was asked for inside the app, as its
-own links would.
+own links would. Once a page load has signed such an app out, :meth:`Gate.open_inside` opens later pages inside
+the app instead of loading them, so that each one does not cost a sign-in.
 
 Every step is bounded: at most :data:`ATTEMPTS` credential pairs and one sign-up, each waiting at most
 :data:`WAIT_MS` for the form to go away.
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from webtester.browser.session import ACTION_TIMEOUT_MS
+from webtester.browser.session import ACTION_TIMEOUT_MS, NOWHERE_ROUTE
 from webtester.browser.watchdog import evaluate
 from webtester.probes.journal import _BODY_TEXT_JS
 
@@ -85,6 +86,17 @@ CLIENT_NAVIGATION_JS = r"""([url, hashOnly]) => {
   dispatchEvent(new PopStateEvent('popstate'));
 }"""
 
+#: lead the app's router to ``path#fragment`` (``[route, hashRoutes]``): a hash router by its hash, any other by
+#: the history it listens to
+CLIENT_ROUTE_JS = r"""([route, hashRoutes]) => {
+  const [path, hash] = route.split('#');
+  if (hashRoutes) { location.hash = hash || '/'; return; }
+  history.pushState({}, '', path + (hash ? '#' + hash : ''));
+  dispatchEvent(new PopStateEvent('popstate'));
+  window.scrollTo(0, 0);
+}"""
+_EMPTY_JS = "() => !(document.body && document.body.innerText.trim())"
+
 
 @dataclass(frozen=True)
 class SignIn:
@@ -107,19 +119,60 @@ class Gate:
     looked: bool = False
     signin: SignIn | None = None
     home: str | None = None  # where the app went after signing in, when the start page was its sign-in form
+    in_memory: bool = False  # a page load signed the app out: it keeps its session in memory
+    detour_signs_out: bool = False  # leading its router to another route signed it out (see open_inside)
     _entered: weakref.WeakSet = field(default_factory=weakref.WeakSet, repr=False)
+    _routes: list[str] = field(default_factory=list, repr=False)  # the app's routes opened, as path?query#fragment
 
     def arrive(self, page: Any, target_url: str, *, settle: Any = None, seen: Seen | None = None) -> str | None:
         """After ``page`` opened ``target_url``: on the page's first arrival :meth:`enter`, later :meth:`resume`.
         What was done, as a step of the evidence ("signed in as ..."), or None when it did not sign in.
         ``seen`` is called while a sign-in or sign-up form is shown, before it is filled (a crawl records it:
         what the sign-in page shows is part of the app)."""
+        route = _route(target_url)
+        if route not in self._routes:
+            self._routes.append(route)
         if page not in self._entered:
             self._entered.add(page)
             signin = self.enter(page, settle=settle, seen=seen)
+        elif self.resume(page, target_url, settle=settle):
+            self.in_memory, signin = True, self.signin
         else:
-            signin = self.signin if self.resume(page, target_url, settle=settle) else None
+            signin = None
         return signin.describe() if signin is not None else None
+
+    def open_inside(self, page: Any, target_url: str, *, settle: Any = None) -> bool:
+        """Open ``target_url`` inside the app, without a page load, when the app keeps its session in memory (a
+        page load signed it out before) and ``page`` is signed in on it: a page load would cost a sign-in every
+        time. The app's router is led first to another route it has shown (else to :data:`NOWHERE_ROUTE`, whose
+        "not found" the browser session does not record), then to the target, so the target's views are built
+        afresh as after a load.
+        Whether the page shows the target, signed in (no sign-in form, no control offering to sign in); when not,
+        the caller loads the page (and :meth:`arrive`). An app that the detour itself signs out (its session held
+        by the view the detour takes down) is not led again."""
+        if not self.in_memory or self.detour_signs_out or page not in self._entered:
+            return False
+        now, wanted = urlsplit(page.url), urlsplit(target_url)
+        if (now.scheme, now.netloc) != (wanted.scheme, wanted.netloc) or not _signed_in(page):
+            return False
+        target, current = _route(target_url), _route(page.url)
+        hash_routes = wanted.fragment.startswith("/") or now.fragment.startswith("/")
+        via = next((r for r in self._routes if r not in (target, current)),
+                   f"/#{NOWHERE_ROUTE}" if hash_routes else NOWHERE_ROUTE)
+        settle = settle or _pause(page)
+        try:
+            for route in (via, target):
+                evaluate(page, CLIENT_ROUTE_JS, [route, hash_routes])
+                settle()
+            shown = _route(page.url) == target and not evaluate(page, _EMPTY_JS)
+        except Exception:
+            return False
+        if not _signed_in(page):
+            self.detour_signs_out = True
+            return False
+        if shown and target not in self._routes:
+            self._routes.append(target)
+        return shown
 
     def enter(self, page: Any, *, settle: Any = None, seen: Seen | None = None) -> SignIn | None:
         """Sign in on ``page`` (just opened at the app's start): the first time by :func:`sign_in`, later with
@@ -208,6 +261,21 @@ def sign_in_again(page: Any, signin: SignIn, target_url: str, *, settle: Any = N
             pass
         settle()
     return True
+
+
+def _signed_in(page: Any) -> bool:
+    """Neither a sign-in form nor a control offering to sign in is shown."""
+    try:
+        return not evaluate(page, OPENERS_JS, OPENS_SIGNIN.pattern) and not evaluate(page, FORM_JS, False)
+    except Exception:
+        return False
+
+
+def _route(url: str) -> str:
+    """``url``'s place in the app: its path and query, and its fragment unless that is the root of a hash router."""
+    parts = urlsplit(url)
+    place = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return place + (f"#{parts.fragment}" if parts.fragment not in ("", "/") else "")
 
 
 def _signin_form_reached(page: Any, settle: Any) -> bool:
