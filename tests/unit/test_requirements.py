@@ -137,3 +137,26 @@ def test_checks_of_unlabelled_number_and_email_fields_still_name_what_they_check
            "being accepted." in texts
     assert any(t.startswith("The email field rejects an address") for t in texts), texts
     assert not any("The  " in t for t in texts)
+
+
+def test_what_the_first_sentence_says_the_app_is_for_is_a_requirement():
+    """The users and action of "a web page for team leads to manage ...", an action alone ("a webpage for
+    submitting X, viewing Y, and selecting Z", "that allows setting up ..."), and a clause whose subject acts
+    without a modal ("where students create accounts, set up profiles ..."); a list of examples keeps its commas."""
+    assert texts("I want a web page for team leads to manage internal projects and staff assignment in one place.") == [
+        "Team leads can manage internal projects and staff assignment in one place."]
+    assert texts("I need a webpage for submitting purchase requests, viewing quotes submitted by suppliers, and selecting "
+                 "the winning quote.") == ["Users can submit purchase requests.", "Users can view quotes submitted by suppliers.",
+                                           "Users can select the winning quote."]
+    assert texts("I want a webpage that allows setting up a simple approval workflow by adding approval nodes in "
+                 "sequence.") == ["Users can set up a simple approval workflow by adding approval nodes in sequence."]
+    assert texts("I want a webpage to manage parameter sets for experiments, where each set contains multiple "
+                 "variables.") == ["Users can manage parameter sets for experiments."]
+    got = texts("I want a collaborative study platform where students create accounts, set up profiles with their "
+                "subjects, and then join or create focused study groups around topics like calculus or biology.")
+    assert got[:3] == ["Students can create accounts.", "Students can set up profiles with their subjects.",
+                       "Students can join focused study groups."]
+    assert texts("I need to create a webpage for creating candidate profiles, with structured fields such as name, "
+                 "contact information and skills.") == [
+        "Users can create candidate profiles, with structured fields such as name, contact information and skills."]
+    assert texts("I want a webpage for inventory counting and reconciliation.") == []  # what it is, not an action

@@ -21,7 +21,7 @@ FT, CS, IX, CT = Dimension.functionality, Dimension.constraint, Dimension.intera
 CREATE = {"create", "add", "post", "submit", "upload", "book", "register", "write", "record", "log", "schedule",
           "publish", "enter", "apply", "save", "reserve", "invite", "send", "comment", "rate", "review", "share",
           "import", "input", "set", "define", "build", "compose", "draft", "plan", "organize", "curate", "assign"}
-EDIT = {"edit", "update", "modify", "change", "rename", "adjust", "customize", "reorder", "move", "drag", "mark",
+EDIT = {"edit", "update", "modify", "change", "rename", "adjust", "customize", "configure", "reorder", "move", "drag", "mark",
         "tag", "label", "categorize", "approve", "reject", "complete", "toggle", "switch", "rearrange", "manage"}
 DELETE = {"delete", "remove", "cancel", "archive", "clear", "discard"}
 FIND = {"filter", "sort", "search", "find", "browse", "group", "compare", "query", "look"}
@@ -34,12 +34,13 @@ VERBS = CREATE | EDIT | DELETE | FIND | SHOW | ENABLERS
 MODAL = re.compile(r"^(?P<subject>.*?)\s*\b(?:can|should|must|could|will|may|need to|needs to|want to|wants to|"
                    r"(?:is|are) able to|would like to|shall)\s+(?:also\s+|easily\s+|quickly\s+)?(?:be able to\s+)?"
                    r"(?P<rest>.+)$", re.IGNORECASE)
-WHERE = re.compile(r"\b(?:where|so that|in which|that lets|which lets|that allows|which allows|allowing|letting)\s+(?P<rest>.+)$",
+WHERE = re.compile(r"\b(?:where|so that|in which|that lets|which lets|that allows|which allows|that enables|which enables|"
+                   r"allowing|letting|enabling)\s+(?P<rest>.+)$",
                    re.IGNORECASE)
 THERE = re.compile(r"^there\s+(?:should|must|will|needs? to)\s+(?:also\s+)?be\s+(?P<rest>.+)$", re.IGNORECASE)
 SPLIT = re.compile(r"(,\s*(?:and\s+|or\s+|as well as\s+)?|\s+(?:and|or|as well as|plus)\s+)")
 PREPOSITION = re.compile(r"\s*,.*$|\s+(?:by|with|for|from|to|in|on|at|into|like|such as|including|based on|via|using|so|that|"
-                         r"which|when|while|through|under|of their|across|as|after|before|if|showing|displaying|"
+                         r"which|when|while|through|under|around|of their|across|as|after|before|if|showing|displaying|"
                          r"containing|where|without)\b.*$", re.IGNORECASE)
 LEADING_PREPOSITION = re.compile(r"^(?:by|with|for|from|in|on|at|into|through|using|via)\b", re.IGNORECASE)
 ENABLING = re.compile(r"^(?P<who>[\w' -]+?)\s+to\s+(?P<rest>(?P<verb>\w+)\b.*)$")
@@ -54,6 +55,13 @@ FEATURING = re.compile(r"\b(?:featuring|with features? (?:like|such as|including
                        r"(?P<rest>.+)$", re.IGNORECASE)
 #: "where users register, log in and ...": the subject and the first verb of a clause without a modal
 SUBJECT_VERB = re.compile(r"^(?P<who>(?:the\s+)?[\w'-]+(?:\s+[\w'-]+)?)\s+(?P<rest>(?P<verb>[a-z]+)\b.*)$", re.IGNORECASE)
+SUBJECT_VERB_SHORT = re.compile(r"^(?P<who>(?:the\s+)?[\w'-]+s)\s+(?P<rest>(?P<verb>[a-z]+)\b.*)$", re.IGNORECASE)
+#: "a web page for team leads to manage ...", "a webpage for managing ...", "a webpage to manage ..."
+PURPOSE = re.compile(r"\b(?:web ?page|web ?site|web app|app|page|site|tool|platform|portal|dashboard)\s+"
+                     r"(?:for\s+(?:an?\s+|the\s+)?(?P<who>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+to\s+|for\s+|to\s+)"
+                     r"(?P<rest>[a-z]+\b.*)$", re.IGNORECASE)
+#: an object's examples, whose commas do not start a new verb phrase
+EXAMPLES = re.compile(r"\b(?:such as|including|like|e\.g\.)\s", re.IGNORECASE)
 STATE = "state"  # the verb of a requirement stated as a whole sentence
 #: verbs that make a requirement on their own ("users register, log in and ...")
 STANDALONE = {"register", "subscribe", "enroll", "rsvp", "vote", "checkout"}
@@ -101,6 +109,47 @@ def _actor(subject: str) -> str:
     return subject
 
 
+def _base_verb(word: str) -> str | None:
+    """The verb a word is, as a gerund ("setting" -> "set", "managing" -> "manage") or as it is."""
+    word = word.lower()
+    if word in VERBS:
+        return word
+    if word.endswith("ing"):
+        stem = word[:-3]
+        return next((v for v in (stem, stem + "e", stem[:-1]) if v in VERBS), None)
+    return None
+
+
+def _purpose(sentence: str) -> str | None:
+    """What the first sentence says the app is for, as a requirement sentence ("Team leads can manage internal
+    projects"), when it names its users and their action ("a web page for team leads to manage ...") or only the
+    action ("a webpage for managing X", "to record and manage Y"); None when it only says what the app is."""
+    found = PURPOSE.search(sentence)
+    if not found:
+        return None
+    who, rest = found.group("who"), found.group("rest")
+    if who and _base_verb(rest.split(" ", 1)[0]) in VERBS:
+        return f"{who} can {rest}"
+    if not who and _base_verb(rest.split(" ", 1)[0]):
+        return _gerunds_as_verbs(f"users can {rest}")
+    return None
+
+
+def _gerunds_as_verbs(sentence: str) -> str:
+    """"users can submitting X, viewing Y, and selecting Z" -> "users can submit X, view Y, and select Z"."""
+    for gerund in re.findall(r"(?:\bcan\s+|,\s*(?:and\s+)?|\s+and\s+)(\w+ing)\b", sentence):
+        verb = _base_verb(gerund)
+        if verb and verb != gerund.lower():
+            sentence = re.sub(rf"\b{gerund}\b", verb, sentence, count=1)
+    return sentence
+
+
+def _subject_verb(clause: str) -> list[re.Match[str] | None]:
+    """The subject and first verb of a clause without a modal, its subject one word ("students create accounts")
+    or two ("job seekers apply")."""
+    return [SUBJECT_VERB_SHORT.match(clause), SUBJECT_VERB.match(clause)]
+
+
 def _pronouns(text: str) -> str:
     for pattern, repl in ((r"\bI'm\b", "the user is"), (r"\bI\b", "the user"), (r"\bme\b", "the user"),
                           (r"\bmy\b", "the user's"), (r"\bmine\b", "the user's"), (r"\bwe\b", "the owner"),
@@ -112,9 +161,20 @@ def _pronouns(text: str) -> str:
 def _head(phrase_rest: str) -> str:
     """The object's head words: the phrase after its verb, up to the first preposition or clause."""
     obj = PREPOSITION.sub("", re.sub(r"\s*\([^)]*\)?", "", phrase_rest)).strip()  # "(such as ...)" is no object
+    obj = re.sub(r"^(?:up|down|out)\s+", "", obj, flags=re.IGNORECASE)  # the particle of "set up profiles"
     obj = re.sub(r"^(?:a|an|the|their|his|her|its|your|all|any|each|every|new|existing|own|certain|multiple)\s+", "", obj,
                  flags=re.IGNORECASE)
     return " ".join(obj.split()[:4])
+
+
+def _in_examples(phrase: str) -> bool:
+    """Whether ``phrase`` ends inside a list of examples it opened ("fields such as name") that neither a closing
+    parenthesis nor an "and" / "or" has ended."""
+    starts = [m.end() for m in EXAMPLES.finditer(phrase)]
+    if not starts:
+        return False
+    after = phrase[starts[-1]:]
+    return ")" not in after and not re.search(r"\s(?:and|or)\s", after)
 
 
 def _verb_phrases(rest: str) -> list[str]:
@@ -124,7 +184,8 @@ def _verb_phrases(rest: str) -> list[str]:
     for sep, part in zip(parts[1::2], parts[2::2]):
         part = re.sub(r"^\s*(?:then|also)\s+", "", part)
         first = part.strip().split(" ", 1)[0].lower() if part.strip() else ""
-        if first in VERBS and phrases[-1].count("(") <= phrases[-1].count(")"):  # not inside parentheses
+        listing = _in_examples(phrases[-1]) and len(part.split()) <= 3  # "fields such as name, contact information"
+        if first in VERBS and phrases[-1].count("(") <= phrases[-1].count(")") and not listing:  # not inside parentheses
             phrases.append(part)
         else:
             phrases[-1] += sep + part
@@ -146,6 +207,7 @@ def _enabled(tail: str) -> tuple[str, str] | None:
 def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
     """The requirements of one sentence of the instruction."""
     sentence = sentence.strip().rstrip(".!")
+    whole = sentence
     there = THERE.match(sentence)
     if there:
         return [Requirement("The app", "have", "have " + _pronouns(there.group("rest")), _head(there.group("rest")))]
@@ -154,14 +216,22 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
     if featuring and not (where and where.start() < featuring.start()):
         return listed_features(featuring.group("rest"))
     if first and where:
-        sentence = where.group("rest")
-        if not MODAL.match(sentence):  # "that allows the user to define ...", "where users register, log in and ..."
-            lead = next((m for m in (ENABLING.match(sentence), SUBJECT_VERB.match(sentence))
+        clause = where.group("rest")
+        sentence = clause
+        if not MODAL.match(clause):  # "that allows the user to define ...", "where users register, log in and ..."
+            lead = next((m for m in (ENABLING.match(clause), *_subject_verb(clause))
                          if m and m.group("verb").lower() in VERBS), None)
             if lead:
                 sentence = f"{lead.group('who')} can {lead.group('rest')}"
+            elif _base_verb(clause.split(" ", 1)[0]) and clause.split(" ", 1)[0].lower().endswith("ing"):
+                sentence = _gerunds_as_verbs(f"users can {clause}")  # "that allows setting up a workflow"
+            else:  # "a webpage to manage parameter sets, where each set contains ...": what it is for
+                sentence = _purpose(whole[: where.start()]) or clause
     elif first and re.match(r"^(?:I(?:'d| would)? (?:like|want|need)|Build|Create|Make|Design|Develop)\b", sentence, re.I):
-        return []  # what the app is, not what it must do
+        purpose = _purpose(sentence)  # "a web page for team leads to manage projects", "a webpage for managing X"
+        if purpose is None:
+            return []  # what the app is, not what it must do
+        sentence = purpose
     modal = MODAL.match(sentence)
     if not modal:
         return []
