@@ -222,10 +222,12 @@ def test_an_edit_or_settings_form_s_findings_decide_only_items_about_changing_so
     ("Users can create tasks with a title and a due date.", ["Users can delete tasks."]),
     ("Users can create tasks and delete them when done.", []),
     ("The page shows the opening hours of a bakery.", []),
+    ("I want a platform where students create accounts and create study groups.", ["Users can delete study groups."]),
 ])
 def test_what_users_create_they_are_expected_to_delete_unless_the_instruction_says_how(instruction, planned):
     """An app where users create things gets an item asking whether they can remove them (the commonest feature
-    left out of generated apps), unless the instruction already speaks of deleting."""
+    left out of generated apps), unless the instruction already speaks of deleting; a user's own account is not
+    one of those things."""
     items = [p.description for p in plan_checklist(instruction, None, 20) if p.rule == "delete"]
     assert items == planned
 
@@ -292,7 +294,7 @@ def test_a_click_that_shows_no_new_field_opens_no_form():
 
 
 def test_the_repeated_submission_item_names_what_the_form_that_took_it_twice_creates():
-    instruction = "I want a document manager where users register an account, create folders and upload documents."
+    instruction = "I want a document manager where users add tags, create folders and upload documents."
     plain = [p for p in plan_checklist(instruction, None, 20, exercised={"duplicate"}) if p.rule == "duplicate"]
     assert not plain[0].description.startswith("Submitting the same folder")
     met = [("duplicate", "New Folder", ""), ("duplicate", "Edit Folder", "")]

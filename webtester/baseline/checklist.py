@@ -63,6 +63,7 @@ _NOT_AN_OBJECT = re.compile(r"^(?:up|down|out|off|on|in|into|to|from|between|wit
 
 #: the priority of checks about the whole app that take a place only when the requirements leave one
 FILLER = 6
+_OWN_ACCOUNT = re.compile(r"\b(?:accounts?|profiles?|logins?|passwords?|sign-?ups?)$", re.IGNORECASE)
 
 
 @dataclass
@@ -392,8 +393,10 @@ def _implied(instruction: str, model: PageModel | None, exercised: Collection[st
 
 
 def _object_of(reqs: list[Requirement], verbs: Collection[str]) -> str | None:
-    """The object of the first requirement with one of ``verbs`` ("tags" of "users can delete tags")."""
-    return next((r.obj for r in reqs if r.verb in verbs and r.obj and not _NOT_AN_OBJECT.match(r.obj)), None)
+    """The object of the first requirement with one of ``verbs`` ("tags" of "users can delete tags"); a user's own
+    account or profile is not one of the app's entries."""
+    return next((r.obj for r in reqs if r.verb in verbs and r.obj and not _NOT_AN_OBJECT.match(r.obj)
+                 and not _OWN_ACCOUNT.search(r.obj)), None)
 
 
 def _bare(noun: str) -> str:
