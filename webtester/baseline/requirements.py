@@ -128,11 +128,9 @@ def _purpose(sentence: str) -> str | None:
     if not found:
         return None
     who, rest = found.group("who"), found.group("rest")
-    if who and _base_verb(rest.split(" ", 1)[0]) in VERBS:
-        return f"{who} can {rest}"
-    if not who and _base_verb(rest.split(" ", 1)[0]):
-        return _gerunds_as_verbs(f"users can {rest}")
-    return None
+    if not _base_verb(rest.split(" ", 1)[0]):
+        return None
+    return f"{who} can {rest}" if who else _gerunds_as_verbs(f"users can {rest}")
 
 
 def _gerunds_as_verbs(sentence: str) -> str:
@@ -223,7 +221,7 @@ def sentence_requirements(sentence: str, first: bool) -> list[Requirement]:
                          if m and m.group("verb").lower() in VERBS), None)
             if lead:
                 sentence = f"{lead.group('who')} can {lead.group('rest')}"
-            elif _base_verb(clause.split(" ", 1)[0]) and clause.split(" ", 1)[0].lower().endswith("ing"):
+            elif clause.split(" ", 1)[0].lower().endswith("ing") and _base_verb(clause.split(" ", 1)[0]):
                 sentence = _gerunds_as_verbs(f"users can {clause}")  # "that allows setting up a workflow"
             else:  # "a webpage to manage parameter sets, where each set contains ...": what it is for
                 sentence = _purpose(whole[: where.start()]) or clause

@@ -80,14 +80,8 @@ OPENERS_JS = r"""(pattern) => {
 }"""
 Seen = Callable[[], object]
 
-CLIENT_NAVIGATION_JS = r"""([url, hashOnly]) => {
-  if (hashOnly) { location.hash = new URL(url).hash; return; }
-  history.pushState({}, '', url);
-  dispatchEvent(new PopStateEvent('popstate'));
-}"""
-
-#: lead the app's router to ``path#fragment`` (``[route, hashRoutes]``): a hash router by its hash, any other by
-#: the history it listens to
+#: lead the app's router to ``path?query#fragment`` (``[route, hashRoutes]``): a hash router (or a route that only
+#: changes the hash) by its hash, any other by the history it listens to
 CLIENT_ROUTE_JS = r"""([route, hashRoutes]) => {
   const [path, hash] = route.split('#');
   if (hashRoutes) { location.hash = hash || '/'; return; }
@@ -95,7 +89,6 @@ CLIENT_ROUTE_JS = r"""([route, hashRoutes]) => {
   dispatchEvent(new PopStateEvent('popstate'));
   window.scrollTo(0, 0);
 }"""
-_EMPTY_JS = "() => !(document.body && document.body.innerText.trim())"
 
 
 @dataclass(frozen=True)
@@ -164,7 +157,7 @@ class Gate:
             for route in (via, target):
                 evaluate(page, CLIENT_ROUTE_JS, [route, hash_routes])
                 settle()
-            shown = _route(page.url) == target and not evaluate(page, _EMPTY_JS)
+            shown = _route(page.url) == target and bool(_text(page).strip())
         except Exception:
             return False
         if not _signed_in(page):
@@ -256,7 +249,7 @@ def sign_in_again(page: Any, signin: SignIn, target_url: str, *, settle: Any = N
     now = urlsplit(page.url)
     if (now.path, now.fragment) != (wanted.path, wanted.fragment):
         try:  # a hash route changes with the hash; a path route with the history the app's router listens to
-            evaluate(page, CLIENT_NAVIGATION_JS, [target_url, now.path == wanted.path and bool(wanted.fragment)])
+            evaluate(page, CLIENT_ROUTE_JS, [_route(target_url), now.path == wanted.path and bool(wanted.fragment)])
         except Exception:
             pass
         settle()
@@ -266,9 +259,10 @@ def sign_in_again(page: Any, signin: SignIn, target_url: str, *, settle: Any = N
 def _signed_in(page: Any) -> bool:
     """Neither a sign-in form nor a control offering to sign in is shown."""
     try:
-        return not evaluate(page, OPENERS_JS, OPENS_SIGNIN.pattern) and not evaluate(page, FORM_JS, False)
+        offers = evaluate(page, OPENERS_JS, OPENS_SIGNIN.pattern)
     except Exception:
         return False
+    return not offers and not signin_form_shown(page)
 
 
 def _route(url: str) -> str:
