@@ -266,6 +266,36 @@ def test_a_control_whose_handler_only_takes_the_focus_is_dead(session):
     assert any('"Paid"' in c.element for c in sess.log.covered if c.probe == "dead-control")
 
 
+def test_the_current_choice_of_a_group_is_not_dead_but_a_control_that_never_responds_is(session):
+    """A view switcher whose current view is drawn by the app's own style only, and a bar of two icon buttons: each
+    current choice changes nothing when clicked, and responds once another choice is clicked first, so neither is
+    dead; a drag handle is not clicked; "Export" changes nothing even after "Print" was clicked: it is dead."""
+    sess = session("current_choice.html", bad=False)
+    probe_controls(sess)
+    dead = [f.element for f in sess.log.findings if f.probe == "dead-control"]
+    assert len(dead) == 1 and '"Export"' in dead[0], dead
+    current = [c.element for c in sess.log.covered if c.probe == "dead-control" and "current choice" in c.note]
+    assert len(current) == 2 and any('"Summary"' in c for c in current), current
+    assert not any("⋮" in c.element for c in sess.log.covered), [c.element for c in sess.log.covered]
+
+
+def test_a_link_to_a_page_the_exploration_opened_already_is_not_clicked_again(session, server):
+    """The exploration opened "Invoices" already: its link is not clicked; the link to "Tags" is."""
+    sess = session("current_choice.html", bad=False)
+    probe_controls(sess, known=[server.url + "dead_onclick.html", sess.page.url])
+    clicked = [c.element for c in sess.log.covered if c.probe == "dead-control"]
+    assert any("a:nth-of-type(2)" in c for c in clicked) and not any("a:nth-of-type(1)" in c for c in clicked), clicked
+
+
+def test_a_dialog_that_every_row_opens_has_its_closing_checked_once(session):
+    """Two rows open the same "Edit note" dialog: its close button and Escape are tried on the first one only."""
+    sess = session("current_choice.html", bad=False)
+    probe_controls(sess)
+    closed = [c for c in sess.log.covered if c.probe == "dialog-close"]
+    assert len(closed) == 2, [c.element for c in closed]  # the close button and Escape, once
+    assert any("a dialog like 'edit note" in s for s in sess.log.steps), sess.log.steps
+
+
 def test_controls_repeated_in_every_row_are_clicked_a_few_times_whatever_their_generated_ids(session):
     """Six rows, each with a menu button whose id the framework generated (":r1:" ... ":r6:"): two of them are clicked
     (like controls are sampled, not all clicked), and the page's own "New tag" button is clicked too."""

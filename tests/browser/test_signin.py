@@ -86,9 +86,12 @@ landing();
 # offers "Log in" again and the reply box is disabled until the user signs in
 FORUM_APP = """
 const root = document.getElementById('root');
-let user = null;
+let user = null, menu = false;
+window.stickyMenu = false;  // a menu that Escape does not close
 function render() {
-  const header = '<header>' + (user ? 'Hi ' + user : '<button id="login">Log in</button>') + '</header>';
+  const header = '<header>' + (user ? 'Hi ' + user + ' <button id="acct">Account</button>' +
+    (menu ? '<div role="menu">Profile</div>' : '') : '<button id="login">Log in</button>') + '</header>';
+  document.body.style.pointerEvents = menu ? 'none' : '';  // an open menu takes every click, as Radix menus do
   if (location.hash === '#/login') {
     root.innerHTML = header + '<form id="f"><h1>Log in</h1><input id="e" type="email" placeholder="Email">' +
       '<input id="p" type="password" placeholder="Password"><button type="submit">Log in</button></form>';
@@ -101,8 +104,11 @@ function render() {
   }
   const login = document.getElementById('login');
   if (login) login.onclick = () => { location.hash = '#/login'; };
+  const acct = document.getElementById('acct');
+  if (acct) acct.onclick = () => { menu = true; render(); };
 }
-window.addEventListener('hashchange', render);
+window.addEventListener('hashchange', render);  // the header's menu stays open across routes
+document.addEventListener('keydown', ev => { if (ev.key === 'Escape' && !window.stickyMenu) { menu = false; render(); } });
 render();
 """
 
@@ -209,6 +215,28 @@ def test_an_app_that_keeps_its_session_in_memory_is_opened_inside_without_signin
         sess.goto()
         assert _heading(page) == "Forum" and "Hi " in page.locator("header").inner_text()
         assert loads == [] and len(sess.log.steps) == 2  # no page load, no sign-in step
+
+
+def test_a_menu_left_open_is_closed_before_an_app_with_its_session_in_memory_is_opened_inside(tmp_path, browser):
+    """The header's account menu, left open by a click, would stay open across the app's routes and take every
+    click: it is closed (Escape) before the page is opened inside the app; a menu that Escape does not close makes
+    the page load instead."""
+    with _serve(tmp_path, "forum", FORUM_APP) as app, _fresh_page(browser) as page:
+        sess = ProbeSession.create(page, app.url, gate=Gate())
+        sess.goto()
+        sess.goto(app.url + "#/thread")  # a page load: signed out, signed in again
+        assert sess.gate.in_memory
+        loads = []
+        page.on("load", lambda _: loads.append(1))
+        page.locator("#acct").click()
+        sess.goto(app.url + "#/thread")
+        assert page.locator("[role=menu]").count() == 0 and loads == []
+        page.locator("#r").click(timeout=2000)  # takes clicks again
+        page.locator("#acct").click()
+        page.evaluate("() => { window.stickyMenu = true; }")
+        sess.goto(app.url + "#/thread")
+        assert loads and page.locator("[role=menu]").count() == 0  # loaded (and signed in) again
+        assert _heading(page) == "Thread" and page.locator("#r").is_enabled()
 
 
 def test_a_one_route_app_with_its_session_in_memory_is_rebuilt_through_a_route_no_app_has(tmp_path, browser):

@@ -321,7 +321,7 @@ class Explorer:
 
         with self._phase("controls", PHASE_SHARES["controls"]):
             sess.goto()
-            probe_controls(sess, max_controls=self.max_controls, on_change=on_change)
+            probe_controls(sess, max_controls=self.max_controls, on_change=on_change, known=self.pages)
         with self._phase("crawled views", PHASE_SHARES["crawled views"]):
             self._crawled_blanks()
             self._crawled_forms()

@@ -1,27 +1,28 @@
-"""Control probes: click every control (a few of each repeated kind), report the ones that change nothing,
-check that dialogs they open close with their close button and with Escape, and that a vote button
-takes the vote back on a second click."""
+"""Control probes: click every control (a few of each repeated kind), report the ones that change nothing (unless
+they are the current choice of their group, which responds once another choice is clicked), check that the dialogs
+they open close with their close button and with Escape (once per kind of dialog), and that a vote button takes the
+vote back on a second click."""
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from playwright.sync_api import Page
 
 from webtester.browser.locators import Reusable
-from webtester.browser.watchdog import bounded, dismiss, evaluate, matches
+from webtester.browser.watchdog import PageUnresponsive, bounded, dismiss, evaluate, matches
 from webtester.models import ActionRecord
 from webtester.probes.findings import describe_element
 from webtester.probes.forms import CREATING
 from webtester.probes.journal import Outcome, css
 from webtester.probes.scan import SELECTOR_JS
-from webtester.probes.session import ProbeSession
+from webtester.probes.session import BudgetExceeded, ProbeSession
 
 SKIP_TEXT = re.compile(r"^\s*(reset|clear|today|cancel|close|×|✕|skip to)|\b(delete|remove|sign out|log out)\b", re.IGNORECASE)
 
-_CONTROLS_JS = r"""([limit, perGroup, first]) => {
+_CONTROLS_JS = r"""([limit, perGroup, first, known]) => {
   const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   // the highlighted one of a group of like controls (a tab bar, filter chips): the only one with an accent colour
   const ACCENT = /^(?:bg|text|border)-(?:primary|accent|secondary)(?:-foreground)?(?:\/\d+)?$/;
@@ -35,8 +36,10 @@ _CONTROLS_JS = r"""([limit, perGroup, first]) => {
   const active = el => el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-pressed') === 'true' ||
     !!el.getAttribute('aria-current') || ['active', 'on', 'checked'].includes(el.getAttribute('data-state')) ||
     /\b(active|selected|current|is-active)\b/.test(el.className || '') || highlighted(el);
+  // a drag handle (dnd-kit's "sortable") rightly does nothing on a click
+  const handle = el => /sortable|draggable/i.test(el.getAttribute('aria-roledescription') || '');
   const all = [...document.querySelectorAll('button, a[href], [role=button], [role=tab], [role=link]')].filter(el =>
-    !el.closest('form') && !el.disabled && vis(el) && !active(el) && !el.hasAttribute('download'));
+    !el.closest('form') && !el.disabled && vis(el) && !active(el) && !handle(el) && !el.hasAttribute('download'));
   // like controls share a key: their tag path up to the nearest id the app chose itself (ids a framework generates,
   // such as React's ":r3:" behind every row's menu button, differ from row to row and are skipped)
   const groupKey = el => {
@@ -49,12 +52,15 @@ _CONTROLS_JS = r"""([limit, perGroup, first]) => {
   };
   const groups = {}; const out = [];
   for (const el of all) {
-    if (el.tagName === 'A') {
-      const href = el.getAttribute('href') || '';
+    const link = el.closest('a[href]');  // the link itself, or the link a button sits in
+    if (link) {
+      const href = link.getAttribute('href') || '';
       if (/^(mailto:|tel:|javascript:)/i.test(href)) continue;
-      try { if (new URL(el.href).origin !== location.origin) continue; } catch (e) { continue; }
+      try { if (new URL(link.href).origin !== location.origin) continue; } catch (e) { continue; }
       // a link to the page already shown (the brand logo at home, the current menu entry) rightly changes nothing
-      if (!href.startsWith('#') && el.href.replace(/\/$/, '') === location.href.replace(/\/$/, '')) continue;
+      if (!href.startsWith('#') && link.href.replace(/\/$/, '') === location.href.replace(/\/$/, '')) continue;
+      // a link to a page the exploration opened already: where it leads was seen there
+      if (!href.startsWith('#') && known.includes(link.href.replace(/\/$/, ''))) continue;
     }
     const sel = window.__wtSelector(el);
     const key = groupKey(el);
@@ -89,6 +95,28 @@ _CLOSE_JS = r"""(dialogSel) => {
   return ctl ? window.__wtSelector(ctl) : null;
 }"""
 
+#: a look-alike of the control ``sel`` in its group (a sibling of the same kind, or the same control in a sibling
+#: of one of its three nearest ancestors): another tab of its tab bar, another entry of its menu; null when none
+_PEER_JS = r"""([sel, skip]) => {
+  const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  const skipRe = new RegExp(skip, 'i');
+  const text = e => (e.innerText || e.getAttribute('aria-label') || '').trim();
+  // another choice: named otherwise, or, for a bar of icons (grid / list view), drawn otherwise
+  const usable = c => c && c !== el && vis(c) && !c.disabled && !c.closest('form') && !skipRe.test(text(c)) &&
+    (text(el) ? text(c) && text(c) !== text(el) : !text(c) && c.innerHTML !== el.innerHTML);
+  let n = el;
+  for (let level = 0; level < 4 && n && n.parentElement; level++, n = n.parentElement) {
+    for (const sib of n.parentElement.children) {
+      if (sib === n || sib.tagName !== n.tagName) continue;
+      const c = level === 0 ? sib : (sib.matches(el.tagName) ? sib : sib.querySelector(el.tagName));
+      if (usable(c)) return window.__wtSelector(c);
+    }
+  }
+  return null;
+}"""
+
 #: the dialog is shown and not on its way out (a closing Radix dialog keeps data-state="closed" while it fades)
 _VISIBLE_JS = ("(sel) => { const el = document.querySelector(sel); return !!el && el.getClientRects().length > 0 && "
                "getComputedStyle(el).visibility !== 'hidden' && el.getAttribute('data-state') !== 'closed'; }")
@@ -119,14 +147,18 @@ def _unchanged(before: dict, after: dict) -> bool:
 
 
 def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int = 2,
-                   on_change: OnChange | None = None, first: re.Pattern[str] | None = CREATING) -> None:
+                   on_change: OnChange | None = None, first: re.Pattern[str] | None = CREATING,
+                   known: Collection[str] = ()) -> None:
     """Click the controls of the page the session is on (see the module docstring): those whose name ``first``
     matches (default: the ones that create an entry, whose forms the form probes need) before the others, in case
-    the time runs out."""
+    the time runs out. Links to ``known`` pages (opened already) are not clicked."""
     page = sess.page
     url = page.url
     evaluate(page, SELECTOR_JS)
-    controls = evaluate(page, _CONTROLS_JS, [max_controls, per_group, first.pattern if first else None])
+    here = url.split("#")[0].rstrip("/")
+    visited = sorted({u.split("#")[0].rstrip("/") for u in known} - {here})
+    controls = evaluate(page, _CONTROLS_JS, [max_controls, per_group, first.pattern if first else None, visited])
+    dialogs_seen: set[str] = set()
     for control in controls:
         if SKIP_TEXT.search(control["text"]):
             continue
@@ -150,6 +182,10 @@ def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int
         element = describe_element(page, control["sel"])
         sess.step(f"clicked {element}")
         if _unchanged(before, after) and len(sess.dialogs) == native:
+            if _current_choice(sess, control["sel"], url):
+                sess.ok("dead-control", element, "the current choice of its group: it changes nothing until another one "
+                                                  "is chosen, and then it responds")
+                continue
             sess.found("dead-control", element,
                        "clicking this control changes nothing on the page (no navigation, no content change, no dialog, no scroll)",
                        shot_of=control["sel"])
@@ -163,8 +199,46 @@ def probe_controls(sess: ProbeSession, *, max_controls: int = 20, per_group: int
         if on_change is not None:
             on_change(control["sel"], after)
         if opened:
-            probe_dialog(sess, opened[0], control["sel"], element)
+            kind = _dialog_kind(sess, opened[0])
+            if kind in dialogs_seen:  # another row's "Edit Task" dialog: the same component closes the same way
+                sess.step(f"a dialog like {kind!r} opened again: its closing was checked on the first one")
+            else:
+                dialogs_seen.add(kind)
+                probe_dialog(sess, opened[0], control["sel"], element)
         sess.goto(url)
+
+
+def _dialog_kind(sess: ProbeSession, dialog_sel: str) -> str:
+    """What a dialog is, by the first words it shows ("Edit Task Title"): dialogs that open with the same words are
+    one component."""
+    text = evaluate(sess.page, "(sel) => { const d = document.querySelector(sel); return d ? d.innerText : ''; }", dialog_sel)
+    return " ".join(str(text or "").split()[:3]).lower()
+
+
+def _current_choice(sess: ProbeSession, sel: str, url: str) -> bool:
+    """The control ``sel``, whose click changed nothing, is its group's current choice (the tab or filter shown):
+    after one of its look-alikes is clicked, clicking it changes the page. The page is opened again afterwards."""
+    page = sess.page
+    peer = evaluate(page, _PEER_JS, [sel, SKIP_TEXT.pattern])
+    if not peer:
+        return False
+    other = describe_element(page, peer)
+    try:
+        sess.spend(2)
+        sess.click(peer)
+        sess.settle()
+        chosen = fingerprint(sess)
+        sess.click(sel)
+        sess.settle()
+        changed = not _unchanged(chosen, fingerprint(sess))
+    except (BudgetExceeded, PageUnresponsive):  # the time is up (TimeUp is a BudgetExceeded), or the page hangs
+        raise
+    except Exception:  # the look-alike took the control away (another route without it): nothing learned
+        changed = False
+    sess.step(f"clicked {other}, then the control again: "
+              + ("it responded" if changed else "it still changed nothing"))
+    sess.goto(url)
+    return changed
 
 
 def probe_dialog(sess: ProbeSession, dialog_sel: str, opener_sel: str, opener: str) -> None:

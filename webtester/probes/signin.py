@@ -24,7 +24,7 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from webtester.browser.session import ACTION_TIMEOUT_MS, NOWHERE_ROUTE
-from webtester.browser.watchdog import evaluate
+from webtester.browser.watchdog import dismiss, evaluate
 from webtester.probes.journal import _BODY_TEXT_JS
 
 __all__ = ["Gate", "SignIn", "credential_candidates", "sign_in", "sign_in_again", "signin_form_shown"]
@@ -82,6 +82,12 @@ Seen = Callable[[], object]
 
 #: lead the app's router to ``path?query#fragment`` (``[route, hashRoutes]``): a hash router (or a route that only
 #: changes the hash) by its hash, any other by the history it listens to
+#: a menu, dialog or option list is open (or the page takes no clicks while one is): it would stay open when the
+#: app's router leads to another route, where a page load closes it
+OPEN_LAYER_JS = r"""() => getComputedStyle(document.body).pointerEvents === 'none' ||
+  [...document.querySelectorAll('[role=menu], [role=dialog], [role=alertdialog], [role=listbox], [aria-modal=true]')]
+    .some(e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')"""
+
 CLIENT_ROUTE_JS = r"""([route, hashRoutes]) => {
   const [path, hash] = route.split('#');
   if (hashRoutes) { location.hash = hash || '/'; return; }
@@ -140,7 +146,9 @@ class Gate:
         time. The app's router is led first to another route it has shown (else to :data:`NOWHERE_ROUTE`, whose
         "not found" the browser session does not record), then to the target, so the target's views are built
         afresh as after a load.
-        Whether the page shows the target, signed in (no sign-in form, no control offering to sign in); when not,
+        A menu or dialog left open is closed first (Escape): the router would keep it open, where a load closes it.
+        Whether the page shows the target, signed in (no sign-in form, no control offering to sign in) and with no
+        menu or dialog open; when not,
         the caller loads the page (and :meth:`arrive`). An app that the detour itself signs out (its session held
         by the view the detour takes down) is not led again."""
         if not self.in_memory or self.detour_signs_out or page not in self._entered:
@@ -154,10 +162,13 @@ class Gate:
                    f"/#{NOWHERE_ROUTE}" if hash_routes else NOWHERE_ROUTE)
         settle = settle or _pause(page)
         try:
+            if evaluate(page, OPEN_LAYER_JS):
+                dismiss(page)
+                settle()
             for route in (via, target):
                 evaluate(page, CLIENT_ROUTE_JS, [route, hash_routes])
                 settle()
-            shown = _route(page.url) == target and bool(_text(page).strip())
+            shown = _route(page.url) == target and bool(_text(page).strip()) and not evaluate(page, OPEN_LAYER_JS)
         except Exception:
             return False
         if not _signed_in(page):
