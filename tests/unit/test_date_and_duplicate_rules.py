@@ -90,6 +90,22 @@ def test_a_planned_date_item_passes_when_the_probe_saw_the_date_rejected():
     assert verdict.status is Status.passed
 
 
+def test_an_item_about_one_of_the_dates_an_instruction_names_is_decided_on_that_date_field():
+    """"Set the issue date and due date": the past-date item about the due date is decided by the "Due date" field
+    only (an issue date may rightly lie in the past); an instruction naming one date leaves the item to any field."""
+    instruction = "I want to fill in the client's details, set the issue date and due date, and add line items."
+    item = next(p for p in plan_checklist(instruction, None, exercised={"past-date"}) if p.rule == "past-date")
+    assert item.description.startswith("A due date") and item.target == "due"
+    issue, due = _finding("past-date-accepted", field="Issue date"), _finding("past-date-accepted", field="Due date")
+    test_item = _gold(item.description)
+    assert decide(test_item, Exploration(findings=[issue]), rule=item.rule, target=item.target, planned=True).status \
+        is Status.error
+    assert decide(test_item, Exploration(findings=[due]), rule=item.rule, target=item.target, planned=True).status \
+        is Status.failed
+    alone = next(p for p in plan_checklist("Tasks have a due date.", None, exercised={"past-date"}) if p.rule == "past-date")
+    assert alone.target is None
+
+
 def _date_field(sel: str, label: str, **kw) -> Field:
     return Field(sel=sel, tag="input", type="date", label=label, **kw)
 

@@ -437,7 +437,7 @@ def _date_items(instruction: str, exercised: Collection[str] = ()) -> list[Plann
         thing = ahead.group(1).lower()
         out.append(Planned(CS, f"{_a(thing).capitalize()} cannot be set to a date in the past: a past date is rejected with an error.",
                            f"Enter {_a(thing)} with a date in the past and submit.", "The past date is rejected; nothing is saved.",
-                           "past-date", None, 1))
+                           "past-date", _named_date(thing, instruction), 1))
     if behind:
         thing = behind.group(1).lower()
         out.append(Planned(CS, f"{_a(thing).capitalize()} cannot be recorded with a future date: a date after today is rejected.",
@@ -448,6 +448,16 @@ def _date_items(instruction: str, exercised: Collection[str] = ()) -> list[Plann
                            "Enter an end date a week before the start date and submit.", "The dates are rejected with an error.",
                            "date-order", None, 1))
     return out
+
+
+def _named_date(thing: str, instruction: str) -> str | None:
+    """The field an item about ``thing`` ("due date") is decided on, when the instruction names other dates beside
+    it ("set the issue date and due date"): the one named so ("due"); None (any date field) otherwise."""
+    if not thing.endswith(" date"):
+        return None
+    word = thing.split()[0]
+    others = {w.lower() for w in re.findall(r"\b([a-z]+) dates?\b", instruction, re.IGNORECASE)} - {word, "the", "a", "any"}
+    return word if others else None
 
 
 def _field_date_items(instruction: str, met: Sequence[Met], planned: set[str | None]) -> list[Planned]:
