@@ -57,10 +57,10 @@ _CONTROLS_JS = r"""([limit, perGroup, first, known]) => {
       const href = link.getAttribute('href') || '';
       if (/^(mailto:|tel:|javascript:)/i.test(href)) continue;
       try { if (new URL(link.href).origin !== location.origin) continue; } catch (e) { continue; }
-      // a link to the page already shown (the brand logo at home, the current menu entry) rightly changes nothing
-      if (!href.startsWith('#') && link.href.replace(/\/$/, '') === location.href.replace(/\/$/, '')) continue;
+      const target = link.href.replace(/\/$/, '');
+      // a link to the page already shown (the brand logo at home, the current menu entry) rightly changes nothing;
       // a link to a page the exploration opened already: where it leads was seen there
-      if (!href.startsWith('#') && known.includes(link.href.replace(/\/$/, ''))) continue;
+      if (!href.startsWith('#') && (target === location.href.replace(/\/$/, '') || known.includes(target))) continue;
     }
     const sel = window.__wtSelector(el);
     const key = groupKey(el);

@@ -80,14 +80,14 @@ OPENERS_JS = r"""(pattern) => {
 }"""
 Seen = Callable[[], object]
 
-#: lead the app's router to ``path?query#fragment`` (``[route, hashRoutes]``): a hash router (or a route that only
-#: changes the hash) by its hash, any other by the history it listens to
 #: a menu, dialog or option list is open (or the page takes no clicks while one is): it would stay open when the
 #: app's router leads to another route, where a page load closes it
 OPEN_LAYER_JS = r"""() => getComputedStyle(document.body).pointerEvents === 'none' ||
   [...document.querySelectorAll('[role=menu], [role=dialog], [role=alertdialog], [role=listbox], [aria-modal=true]')]
     .some(e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')"""
 
+#: lead the app's router to ``path?query#fragment`` (``[route, hashRoutes]``): a hash router (or a route that only
+#: changes the hash) by its hash, any other by the history it listens to
 CLIENT_ROUTE_JS = r"""([route, hashRoutes]) => {
   const [path, hash] = route.split('#');
   if (hashRoutes) { location.hash = hash || '/'; return; }
