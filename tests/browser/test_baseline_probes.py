@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from webtester.baseline.crawl import CrawlState, StateGraph
 from webtester.baseline.explore import Exploration, Explorer
 from webtester.baseline.verdicts import decide
 from webtester.browser.chromium import VIEWPORT
@@ -24,6 +25,7 @@ from webtester.probes.forms import fill_form, probe_form
 from webtester.probes.lists import ListProbe
 from webtester.probes.pagemodel import read_model
 from webtester.probes.session import ProbeSession
+from webtester.probes.steps import choice_step, take_choice_steps
 
 PAGES = Path(__file__).resolve().parents[1] / "fixtures" / "baseline_pages"
 pytestmark = pytest.mark.browser
@@ -802,3 +804,35 @@ def test_a_field_the_form_accepts_empty_is_a_finding_about_that_field(session, b
                                    "action": "Create a task without a title."})
     assert decide(due, exploration).status is Status.failed
     assert decide(other, exploration).status is not Status.failed
+
+
+def test_steps_that_ask_for_a_choice_first_are_gone_through_to_the_form_behind_them(session):
+    """An appliance (cards), then a date (a custom select) and a time slot (buttons), each step with a "Continue"
+    disabled until chosen: the first option of each kind is chosen, the form behind the steps is reached, and
+    clicking the recorded selectors again from the start goes the same way."""
+    sess = session("choice_steps.html", bad=False)
+    clicked = take_choice_steps(sess.page, click=sess.click, settle=sess.settle)
+    assert sess.page.locator("h2").inner_text() == "Your details", clicked
+    assert len(clicked) == 6, clicked  # a card, Continue; the date picker, its first day, a slot, Continue
+    assert choice_step(sess.page) is None  # a step with a field to type into is a form, no choice step
+    sess.goto()
+    for selector in clicked:
+        sess.click(selector)
+        sess.settle()
+    assert sess.page.locator("h2").inner_text() == "Your details"
+
+
+def test_the_exploration_registers_the_form_behind_a_crawled_step_that_asks_for_a_choice(session):
+    """The crawl saw the booking's first step with its "Continue" disabled: the exploration goes through the steps
+    and registers "Your details" with the whole way there, so that its battery opens it again."""
+    sess = session("choice_steps.html", bad=False)
+    graph = StateGraph(routes=[sess.start_url])
+    graph.states.append(CrawlState(id="s0", url=sess.start_url, title="Repairs", headings=[], text="", dialog=False,
+                                   controls=[{"role": "button", "name": "Continue", "disabled": True}]))
+    explorer = Explorer(sess.page, sess.start_url, time_limit=None, graph=graph)
+    explorer.sess = sess
+    explorer._choice_step_forms()
+    spot = next(s for s in explorer.forms if "Book" in s.name or "details" in s.name.lower())
+    assert len(spot.openers) == 6, spot.openers
+    form = explorer._reopen(spot)()
+    assert form is not None and [f.label for f in form.fields] == ["Name"]

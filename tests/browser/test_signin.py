@@ -139,6 +139,33 @@ render();
 PLAIN_APP = """document.getElementById('root').innerHTML = '<h1>Recipes</h1><button id="b">Sign up for news</button>';"""
 
 
+# after signing in, an onboarding asks for a language (cards, "Continue" disabled until one is chosen) before the
+# app itself; the choice lives in memory, so every sign-in asks again
+ONBOARDING_APP = """
+const root = document.getElementById('root');
+function signIn() {
+  root.innerHTML = '<form id="f"><h1>Sign in</h1><input id="e" type="email" placeholder="Email">' +
+    '<input id="p" type="password" placeholder="Password"><button type="submit">Sign in</button>' +
+    '<p>Demo: learner@lingo.app / hola123</p></form>';
+  document.getElementById('f').onsubmit = ev => {
+    ev.preventDefault();
+    if (document.getElementById('e').value === 'learner@lingo.app' && document.getElementById('p').value === 'hola123') pick();
+  };
+}
+function pick() {
+  history.pushState({}, '', '/select-language');
+  root.innerHTML = '<h1>Which language?</h1><div><div class="lang" style="cursor:pointer">Spanish</div>' +
+    '<div class="lang" style="cursor:pointer">French</div></div><button id="go" disabled>Continue</button>';
+  root.querySelectorAll('.lang').forEach(l => l.onclick = () => { document.getElementById('go').disabled = false; });
+  document.getElementById('go').onclick = () => {
+    history.pushState({}, '', '/dashboard');
+    root.innerHTML = '<h1>Dashboard</h1><p>Lesson 1: Greetings</p>';
+  };
+}
+signIn();
+"""
+
+
 def _serve(tmp_path, name: str, script: str):
     site = tmp_path / name
     site.mkdir()
@@ -314,3 +341,16 @@ def test_the_crawl_and_the_probes_reach_what_is_behind_the_sign_in(tmp_path, bro
             sess.goto(app.url + "#/settings")
             assert _heading(page) == "Settings"
             assert sess.log.steps[-1].startswith('signed in as "demo@notes.app"')
+
+
+def test_an_onboarding_right_after_signing_in_is_gone_through_and_the_app_behind_it_is_home(tmp_path, browser):
+    """After signing in, the app asks for a language before anything else: a language is chosen, "Continue"
+    pressed, and the page it leads to is where the exploration starts; a later sign-in goes through it again."""
+    with _serve(tmp_path, "onboarding", ONBOARDING_APP) as app:
+        gate = Gate()
+        for _ in range(2):
+            with _fresh_page(browser) as page:
+                page.goto(app.url)
+                assert gate.arrive(page, app.url) is not None
+                assert _heading(page) == "Dashboard"
+        assert gate.home is not None and gate.home.endswith("/dashboard")

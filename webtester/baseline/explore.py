@@ -23,7 +23,7 @@ from webtester.probes.content import count_badges, mixed_currency
 from webtester.probes.controls import probe_controls, probe_vote
 from webtester.probes.deletion import probe_delete_confirmation
 from webtester.probes.editing import probe_listed_edit
-from webtester.probes.forms import CHANGING, CREATING, probe_form
+from webtester.probes.forms import CHANGING, CREATING, STEP_WORDS, probe_form
 from webtester.probes.lists import ListProbe, search_fields
 from webtester.probes.pagemodel import FormModel, PageModel, read_model
 from webtester.probes.scan import (
@@ -38,6 +38,7 @@ from webtester.probes.scan import (
 )
 from webtester.probes.session import BeforeAction, BudgetExceeded, ProbeSession, TimeUp
 from webtester.probes.signin import Gate
+from webtester.probes.steps import take_choice_steps
 
 CURRENCY_WORDS = {"$": r"US dollars?|USD|\bdollars?\b|\$\d", "€": r"\beuros?\b|€|\bEUR\b", "£": r"\bpounds?\b|£|\bGBP\b"}
 #: how far past its time limit the recording of the steps may take the exploration (the limit itself leaves it out)
@@ -325,6 +326,7 @@ class Explorer:
         with self._phase("crawled views", PHASE_SHARES["crawled views"]):
             self._crawled_blanks()
             self._crawled_forms()
+            self._choice_step_forms()
 
         # the list probes may take a share of the time only when a form battery is waiting for the rest
         with self._phase("lists", PHASE_SHARES["lists"] if self.forms else None):
@@ -370,6 +372,31 @@ class Explorer:
             url, openers = self._way_to(edge, source)
             if self._follow(url, openers) is not None:
                 self._register_forms(read_model(self.page), url, openers)
+
+    def _choice_step_forms(self, limit: int = 3) -> None:
+        """Forms behind steps that ask for a choice first (a booking's appliance and time slot, then its form): the
+        crawled views that showed a disabled "Continue" / "Next" button are opened again and their choice steps
+        gone through (:func:`~webtester.probes.steps.take_choice_steps`); a form then shown is registered with the
+        whole way there."""
+        if self.graph is None:
+            return
+        tried: set[str] = set()
+        for state in self.graph.states:
+            if limit <= 0 or len(self.forms) >= self.max_forms:
+                return
+            if not _asks_choice(state) or urldefrag(state.url)[0] in tried:
+                continue
+            tried.add(urldefrag(state.url)[0])
+            limit -= 1
+            path = self.graph.edges_to(state.id)
+            source = self.graph.state(path[-1].source) if path else None
+            url, openers = self._way_to(path[-1], source) if path and source else (state.url, ())
+            if self._follow(url, openers) is None:
+                continue
+            steps = take_choice_steps(self.page, click=self.sess.click, settle=self.sess.settle)
+            if steps:
+                self.sess.step(f"{url}: went through {len(steps)} clicks of steps that ask for a choice first")
+                self._register_forms(read_model(self.page), url, (*openers, *steps))
 
     def _crawled_blanks(self, limit: int = 3) -> None:
         """Clicks after which the crawl saw a blank page, repeated to confirm it and record the finding."""
@@ -523,6 +550,12 @@ def _same_entries(entries: list[str], other: list[str]) -> bool:
 def _blank(state: CrawlState) -> bool:
     """A crawled view that shows nothing: no text, no control."""
     return len(state.text.strip()) < 3 and not state.controls
+
+
+def _asks_choice(state: CrawlState) -> bool:
+    """A crawled view with a disabled "Continue" / "Next" button (a step that asks for a choice first)."""
+    return any(c.get("role") == "button" and c.get("disabled") and STEP_WORDS.match(c.get("name") or "")
+               for c in state.controls)
 
 
 def _has_fields(controls: list[dict]) -> bool:

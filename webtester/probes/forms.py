@@ -36,6 +36,7 @@ from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
 from webtester.probes.pagemodel import DATE_ASKED, Field, FormModel, read_model
 from webtester.probes.session import CLICK_TIMEOUT_MS, ERROR_WORDS, SUCCESS_WORDS, ProbeSession
+from webtester.probes.steps import take_choice_steps
 
 UNAVAILABLE = re.compile(r"sold[ -]?out|unavailable|not available|fully booked|\bfull\b(?![- ]time)|waitlist", re.IGNORECASE)
 CONSENT = re.compile(r"agree|accept|terms|consent|code of conduct|i confirm|privacy", re.IGNORECASE)
@@ -663,6 +664,9 @@ def walk_steps(sess: ProbeSession, where: str, first: FormModel, max_steps: int 
             if advanced is False:
                 return
             if advanced:
+                continue
+            if not steps and take_choice_steps(sess.page, click=sess.click, settle=sess.settle, max_steps=1):
+                sess.step(f"{where}: step {n} asks for a choice first: chose and went on")
                 continue
             step = steps[0] if steps else None
         if step is None:

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from webtester.browser.session import ACTION_TIMEOUT_MS, NOWHERE_ROUTE
 from webtester.browser.watchdog import dismiss, evaluate
 from webtester.probes.journal import _BODY_TEXT_JS
+from webtester.probes.steps import take_choice_steps
 
 __all__ = ["Gate", "SignIn", "credential_candidates", "sign_in", "sign_in_again", "signin_form_shown"]
 
@@ -185,16 +186,28 @@ class Gate:
             self.looked = True
             start, on_form = page.url, signin_form_shown(page)
             self.signin = sign_in(page, settle=settle, seen=seen)
-            if self.signin is not None and on_form and page.url != start:
+            if self.signin is None:
+                return None
+            signed_in_at = page.url
+            if _onboard(page, settle) and page.url != signed_in_at:
+                self.home = page.url
+            elif on_form and page.url != start:
                 self.home = page.url
             return self.signin
         if self.signin is not None and sign_in(page, settle=settle, known=self.signin, seen=seen) is not None:
+            _onboard(page, settle)  # an account created again (a fresh browser context) is onboarded again
             return self.signin
         return None
 
     def resume(self, page: Any, target_url: str, *, settle: Any = None) -> bool:
         """After a navigation: sign in again when the page shows the sign-in form (see :func:`sign_in_again`)."""
         return self.signin is not None and sign_in_again(page, self.signin, target_url, settle=settle)
+
+
+def _onboard(page: Any, settle: Any = None) -> bool:
+    """Go through an onboarding shown right after signing in or up ("pick your language", then Continue: the app
+    is behind it); whether there was one."""
+    return bool(take_choice_steps(page, settle=settle or _pause(page)))
 
 
 def signin_form_shown(page: Any) -> bool:

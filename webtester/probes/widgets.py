@@ -7,12 +7,16 @@ render them, used the way a user does, each step recorded in the session's journ
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from playwright.sync_api import Locator
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import evaluate
 from webtester.probes.pagemodel import Field
-from webtester.probes.session import ProbeSession
+
+if TYPE_CHECKING:  # the session imports the sign-in, which goes through choice steps with these widgets' popups
+    from webtester.probes.session import ProbeSession
 
 __all__ = ["DAYS_CSS", "OPTIONS_CSS", "choose", "pick_day", "pick_past_day", "read_options"]
 
