@@ -438,6 +438,16 @@ def test_a_wizard_step_with_no_field_of_its_own_is_passed_by_its_next_button(ses
     assert 'form "Trip details": step 2 has no field of its own: clicked \'Next\'' in sess.log.steps
 
 
+def test_a_wizard_step_that_asks_for_a_choice_first_is_passed_by_choosing(session):
+    """Step 2 offers two rooms (cards) and a "Continue" disabled until one is chosen: the walk chooses the first,
+    goes on, and sees the travellers' step go blank."""
+    sess = session("wizard.html?choice=1", bad=False)
+    probe_form(sess, "Trip details", lambda: (sess.goto(), next(iter(read_model(sess.page).forms), None))[1])
+    assert 'form "Trip details": step 2 asks for a choice first: chose and went on' in sess.log.steps, sess.log.steps
+    blank = [f for f in sess.log.findings if f.probe == "blank-after-action"]
+    assert [f.element for f in blank] == ['form "Travellers"'], [f"{f.probe}: {f.element}" for f in sess.log.findings]
+
+
 @pytest.mark.parametrize("mode", ["bad=1", "modal=1", "undo=1", "confirm=1", "menu=1&bad=1", "menu=1"])
 def test_deleting_an_entry_without_any_confirmation_is_a_finding(session, mode):
     """A row's trash icon, or the Delete item of its "..." menu (``menu``), deletes the task at once (``bad``): a
