@@ -19,7 +19,7 @@ from webtester.probes.widgets import DAYS_CSS, OPTIONS_CSS
 MAX_STEPS = 3  # choice steps gone through one after another
 MAX_KINDS = 4  # kinds of option tried on one step before giving up
 
-#: The step shown now, or null: its disabled "Continue" / "Next" / "Proceed" button and, in the nearest ancestor
+#: The step shown now, or null: its disabled "Continue" / "Next" button and, in the nearest ancestor
 #: holding at least two options, the first enabled option of each kind (same tag, role and classes), in page order.
 #: A step with a field to type into is a form (the form probes' business), not a choice step.
 CHOICE_STEP_JS = r"""() => {
@@ -86,6 +86,8 @@ CHOICE_STEP_JS = r"""() => {
 _ENABLED_JS = """(sel) => { const el = document.querySelector(sel);
   return !!el && !el.disabled && el.getAttribute('aria-disabled') !== 'true'; }"""
 
+_SHOWN_JS = "(css) => !!document.querySelector(css)"
+
 Click = Callable[[str], None]
 
 
@@ -134,17 +136,18 @@ def take_choice_steps(page: Any, *, click: Click | None = None, settle: Callable
 def _choose(page: Any, option: dict, click: Click, pause: Callable[[], None], chosen: list[str]) -> bool:
     """Click ``option``; a picker's first enabled day or option too. Whether it was clicked (its selectors are
     added to ``chosen``)."""
+    done: list[str] = []
     try:
         click(option["sel"])
         pause()
-        chosen.append(option["sel"])
+        done.append(option["sel"])
         if option.get("picker"):
-            for css in (DAYS_CSS, OPTIONS_CSS):
-                if page.locator(css).count():
-                    click(css)
-                    pause()
-                    chosen.append(css)
-                    break
+            shown = next((css for css in (DAYS_CSS, OPTIONS_CSS) if evaluate(page, _SHOWN_JS, css)), None)
+            if shown is not None:
+                click(shown)
+                pause()
+                done.append(shown)
     except Exception:
         return False
+    chosen += done
     return True
