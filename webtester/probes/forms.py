@@ -36,7 +36,7 @@ from webtester.probes.interactive import PageState, _fill_value
 from webtester.probes.journal import css, stable_line
 from webtester.probes.pagemodel import DATE_ASKED, Field, FormModel, read_model
 from webtester.probes.session import CLICK_TIMEOUT_MS, ERROR_WORDS, SUCCESS_WORDS, ProbeSession
-from webtester.probes.steps import take_choice_steps
+from webtester.probes.steps import STEP_WORDS, take_choice_steps
 
 UNAVAILABLE = re.compile(r"sold[ -]?out|unavailable|not available|fully booked|\bfull\b(?![- ]time)|waitlist", re.IGNORECASE)
 CONSENT = re.compile(r"agree|accept|terms|consent|code of conduct|i confirm|privacy", re.IGNORECASE)
@@ -57,8 +57,6 @@ CHANGING = re.compile(r"\b(?:edit|updat|modif|chang|renam|setting|preference)\w*
 CREATING = re.compile(r"^\W*(add|create|new|post|log|submit|book|reserve|schedule|apply|publish|send|write|"
                       r"upload|register|make|start|plan|save|confirm)\b", re.IGNORECASE)
 
-#: the button of a wizard's step
-STEP_WORDS = re.compile(r"^\s*(next|continue)\b", re.IGNORECASE)
 #: signs that a submission was taken: strong ones name what was saved, weak ones only show that the page changed
 STRONG_SIGNS = frozenset({"message", "list-grew", "entry-shown", "field-added"})
 WEAK_SIGNS = frozenset({"form-closed", "navigated", "new-text"})

@@ -12,13 +12,13 @@ from playwright.sync_api import Page
 from webtester.browser.watchdog import evaluate
 from webtester.probes.findings import Finding, ScreenshotTaker, describe_element
 
-#: A script defining ``window.__wtSelector(el)``: a short, unique CSS selector for an element.
+#: A script defining ``window.__wtSelector(el)``: a short, unique CSS selector for an element, and
+#: ``window.__wtStableSelector(el)``, the same without the ids React generates (they change on every opening).
 SELECTOR_JS = """() => {
-window.__wtSelector = window.__wtSelector || function (el) {
-  if (el.id && document.querySelectorAll('#' + CSS.escape(el.id)).length === 1) return '#' + CSS.escape(el.id);
+const path = (el, usable) => {
   const parts = [];
   for (let node = el; node && node.nodeType === 1 && node !== document.documentElement; node = node.parentElement) {
-    if (node.id && document.querySelectorAll('#' + CSS.escape(node.id)).length === 1) {
+    if (node.id && usable(node.id) && document.querySelectorAll('#' + CSS.escape(node.id)).length === 1) {
       parts.unshift('#' + CSS.escape(node.id));
       break;
     }
@@ -29,6 +29,9 @@ window.__wtSelector = window.__wtSelector || function (el) {
   }
   return parts.join(' > ');
 };
+window.__wtSelector = window.__wtSelector || (el => path(el, () => true));
+// a selector a later visit finds again: React's generated ids (":r3:") change from one opening to the next
+window.__wtStableSelector = window.__wtStableSelector || (el => path(el, id => !id.includes(':')));
 }"""
 
 PLACEHOLDER_PATTERNS = [

@@ -9,38 +9,30 @@ the app's own views after an onboarding, the form at the end of a booking.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from webtester.browser.session import ACTION_TIMEOUT_MS
 from webtester.browser.watchdog import evaluate
+from webtester.probes.scan import SELECTOR_JS
 from webtester.probes.widgets import DAYS_CSS, OPTIONS_CSS
 
+#: the button of a wizard's step
+STEP_WORDS = re.compile(r"^\s*(next|continue)\b", re.IGNORECASE)
 MAX_STEPS = 3  # choice steps gone through one after another
 MAX_KINDS = 4  # kinds of option tried on one step before giving up
 
 #: The step shown now, or null: its disabled "Continue" / "Next" button and, in the nearest ancestor
 #: holding at least two options, the first enabled option of each kind (same tag, role and classes), in page order.
 #: A step with a field to type into is a form (the form probes' business), not a choice step.
-CHOICE_STEP_JS = r"""() => {
+CHOICE_STEP_JS = r"""(stepWords) => {
   const vis = el => { const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'; };
   const said = el => (el.innerText || el.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim();
   const off = el => !!el.disabled || el.getAttribute('aria-disabled') === 'true';
-  // a selector that a later visit finds again: React's generated ids (":r3:") change from one opening to the next
-  const stable = id => id && !id.includes(':') && document.querySelectorAll('#' + CSS.escape(id)).length === 1;
-  const selector = el => {
-    const parts = [];
-    for (let node = el; node && node.nodeType === 1 && node !== document.documentElement; node = node.parentElement) {
-      if (stable(node.id)) { parts.unshift('#' + CSS.escape(node.id)); break; }
-      let part = node.tagName.toLowerCase();
-      const same = node.parentElement ? [...node.parentElement.children].filter(c => c.tagName === node.tagName) : [];
-      if (same.length > 1) part += `:nth-of-type(${same.indexOf(node) + 1})`;
-      parts.unshift(part);
-    }
-    return parts.join(' > ');
-  };
-  const stepWords = /^(next|continue)\b/i;  // as the form probes' STEP_WORDS
+  const selector = el => window.__wtStableSelector(el);
+  stepWords = new RegExp(stepWords, 'i');
   const button = [...document.querySelectorAll('button, [role=button]')]
     .find(b => vis(b) && off(b) && stepWords.test(said(b)));
   if (!button) return null;
@@ -94,7 +86,8 @@ Click = Callable[[str], None]
 def choice_step(page: Any) -> dict | None:
     """The choice step the page shows: ``{"button": selector, "options": [{"sel": selector, "picker": bool}, ...]}``
     (a picker opens a calendar or a list to choose from), or None."""
-    step = evaluate(page, CHOICE_STEP_JS)
+    evaluate(page, SELECTOR_JS)
+    step = evaluate(page, CHOICE_STEP_JS, STEP_WORDS.pattern)
     return step if isinstance(step, dict) and step.get("button") and step.get("options") else None
 
 
